@@ -1,0 +1,35 @@
+import type { z } from "zod";
+import { RequestValidationError, ResponseValidationError, type ErrorIssue } from "./error";
+
+/** Turns zod issues into `field problem` pairs a person can act on. */
+export function toIssues(error: z.ZodError): ErrorIssue[] {
+  return error.issues.flatMap((issue): ErrorIssue[] => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "is not a field of this request" }));
+    }
+    if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
+      return [{ path, message: "is required" }];
+    }
+    if (issue.code === "invalid_type") {
+      return [{ path, message: `must be ${article(issue.expected)} ${issue.expected}` }];
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? "an" : "a";
+}
+
+export function parseRequest<T extends z.ZodType>(operation: string, schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(operation, toIssues(result.error));
+  return result.data;
+}
+
+export function parseResponse<T extends z.ZodType>(operation: string, status: number, schema: T, value: unknown): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ResponseValidationError(operation, status, toIssues(result.error));
+  return result.data;
+}

@@ -1,0 +1,92 @@
+/** Programmatic entry point: `const sim = await startSimulator({ port: 0 })`. */
+import type { AddressInfo } from "node:net";
+import type { FaultSpec, Fault, RateLimitSpec } from "./faults";
+import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, type Seed } from "./seed";
+import { buildServer, type LoggedRequest } from "./server";
+import { SimulatorState } from "./state";
+import { Store } from "./store";
+
+export interface SimulatorOptions {
+  /** 0 picks a free port. Default 8787. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Records to start from; default is the built-in seed. */
+  seed?: Seed;
+  /** A JSON seed file (ignored when `seed` is given). */
+  seedFile?: string;
+  /** SQLite file that keeps state across restarts; in memory when omitted. */
+  dataFile?: string;
+  /** An extra token with access to every workspace. */
+  token?: string;
+  /** Page size when a list call gives no `limit`. Default 20. */
+  defaultPageSize?: number;
+  /** Requests kept in the log. Default 10000. */
+  requestLogLimit?: number;
+}
+
+export interface Simulator {
+  /** Base URL for both path prefixes, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  port: number;
+  /** A token with access to every workspace. */
+  token: string;
+  seed: Seed;
+  addFault(spec: FaultSpec): Fault;
+  clearFaults(): void;
+  setRateLimit(spec: RateLimitSpec | undefined): void;
+  requests(operation?: string): LoggedRequest[];
+  clearRequests(): void;
+  /** Adds a site as if created elsewhere (sites cannot be created through the API). */
+  addSite(site: { projectId: string; name: string; subdomain: string; is_default?: boolean }): { id: string };
+  reset(): void;
+  /** Stops listening, then closes the store (every acknowledged write is on disk). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : defaultSeed());
+  const store = new Store(options.dataFile ?? ":memory:", seed);
+  const token = options.token ?? (seed.tokens.some((t) => t.token === DEFAULT_TOKEN) ? DEFAULT_TOKEN : seed.tokens[0]!.token);
+  const extraToken = options.token;
+  const state = new SimulatorState(
+    store, seed, extraToken, options.defaultPageSize ?? DEFAULT_PAGE_SIZE, options.requestLogLimit ?? 10_000,
+  );
+  const app = buildServer(state);
+  try {
+    await app.listen({ port: options.port ?? 8787, host: options.host ?? "127.0.0.1" });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closed = false;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    token,
+    seed,
+    addFault: (spec) => state.faults.add(spec),
+    clearFaults: () => state.faults.clear(),
+    setRateLimit: (spec) => state.rateLimiter.set(spec),
+    requests: (operation) => state.requestLog.filter((r) => operation === undefined || r.operation === operation),
+    clearRequests: () => {
+      state.requestLog.length = 0;
+    },
+    addSite: (site) => store.addSite({ ...site, is_default: site.is_default ?? false }),
+    reset: () => state.reset(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      store.close();
+    },
+  };
+}
+
+export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
+export type { LoggedRequest } from "./server";
+export type { FaultSpec, Fault, RateLimitSpec } from "./faults";

@@ -1,0 +1,99 @@
+/**
+ * Projects, sites, workspaces and tokens cannot be created through the API, so the simulator
+ * starts from a seed: the built-in default below, or a JSON file given with `--seed`.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { toIssues } from "../provider/client/core/validation";
+import { formatIssues } from "../provider/client/core/error";
+
+const uuid = z.uuid();
+
+export const Seed = z.strictObject({
+  workspaces: z.array(z.strictObject({ id: uuid, name: z.string() })).min(1),
+  projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: z.string().nullable() })),
+  sites: z.array(z.strictObject({
+    id: uuid, projectId: uuid, name: z.string().min(1).max(255), subdomain: z.string(), is_default: z.boolean(),
+  })),
+  /** Each token and the workspaces it may access. */
+  tokens: z.array(z.strictObject({ token: z.string().min(1), workspaces: z.array(uuid) })).min(1),
+});
+export type Seed = z.infer<typeof Seed>;
+
+/** Stable UUIDs (RFC 9562 version 5 layout) so docs and tests can name seeded records. */
+export function seedId(name: string): string {
+  const hex = createHash("sha1").update(`serviceapi-simulator:${name}`).digest("hex").slice(0, 32).split("");
+  hex[12] = "5";
+  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export const DEFAULT_TOKEN = "sim_test_token";
+/** A second token limited to the Acme workspace, for trying 403 responses. */
+export const ACME_ONLY_TOKEN = "sim_acme_only_token";
+
+export const DEFAULT_IDS = {
+  acmeWorkspace: seedId("workspace:acme"),
+  globexWorkspace: seedId("workspace:globex"),
+  acmeWeb: seedId("project:acme-web"),
+  acmeDocs: seedId("project:acme-docs"),
+  globexShop: seedId("project:globex-shop"),
+  globexUnnamed: seedId("project:globex-unnamed"),
+} as const;
+
+/** Two workspaces, four projects; Acme Web has 250 sites so listing it takes three full pages. */
+export function defaultSeed(): Seed {
+  const ids = DEFAULT_IDS;
+  const projects = [
+    { id: ids.acmeWeb, workspaceId: ids.acmeWorkspace, name: "Acme Web", slug: "acme-web", sites: 250 },
+    { id: ids.acmeDocs, workspaceId: ids.acmeWorkspace, name: "Acme Docs", slug: "acme-docs", sites: 3 },
+    { id: ids.globexShop, workspaceId: ids.globexWorkspace, name: "Globex Shop", slug: "globex-shop", sites: 5 },
+    { id: ids.globexUnnamed, workspaceId: ids.globexWorkspace, name: null, slug: "globex-unnamed", sites: 1 },
+  ];
+  return {
+    workspaces: [
+      { id: ids.acmeWorkspace, name: "Acme" },
+      { id: ids.globexWorkspace, name: "Globex" },
+    ],
+    projects: projects.map(({ id, workspaceId, name }) => ({ id, workspaceId, name })),
+    sites: projects.flatMap((p) =>
+      Array.from({ length: p.sites }, (_, i) => {
+        const n = String(i + 1).padStart(3, "0");
+        return {
+          id: seedId(`site:${p.slug}:${n}`), projectId: p.id, name: `${p.name ?? "Site"} ${n}`,
+          subdomain: `${p.slug}-${n}`, is_default: i === 0,
+        };
+      })),
+    tokens: [
+      { token: DEFAULT_TOKEN, workspaces: [ids.acmeWorkspace, ids.globexWorkspace] },
+      { token: ACME_ONLY_TOKEN, workspaces: [ids.acmeWorkspace] },
+    ],
+  };
+}
+
+export function parseSeed(value: unknown, source: string): Seed {
+  const result = Seed.safeParse(value);
+  if (!result.success) throw new Error(`invalid seed ${source}: ${formatIssues(toIssues(result.error))}`);
+  const seed = result.data;
+  const workspaces = new Set(seed.workspaces.map((w) => w.id));
+  const projects = new Set(seed.projects.map((p) => p.id));
+  for (const p of seed.projects) {
+    if (!workspaces.has(p.workspaceId)) throw new Error(`invalid seed ${source}: project ${p.id} names unknown workspace ${p.workspaceId}`);
+  }
+  for (const s of seed.sites) {
+    if (!projects.has(s.projectId)) throw new Error(`invalid seed ${source}: site ${s.id} names unknown project ${s.projectId}`);
+  }
+  return seed;
+}
+
+export function loadSeedFile(path: string): Seed {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`cannot read seed ${path}: ${(err as Error).message}`);
+  }
+  return parseSeed(raw, path);
+}

@@ -1,0 +1,187 @@
+/**
+ * HTTP layer: routes the six operations at their documented paths, applies (in this order)
+ * scripted faults, bearer auth, the rate limit, the version header and JSON parsing, and answers
+ * every failure with the error envelope.
+ */
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { OPERATIONS, type OperationName } from "../provider/client/operations";
+import { HANDLERS } from "./api";
+import { registerControlRoutes } from "./control";
+import { ERROR_CODES, HttpError, codeForStatus } from "./errors";
+import type { Fault } from "./faults";
+import type { SimulatorState } from "./state";
+
+export interface LoggedRequest {
+  id: number;
+  time: string;
+  operation: OperationName | null;
+  method: string;
+  /** Path with query string. */
+  path: string;
+  /** Request headers; `authorization` is replaced by `Bearer [REDACTED]`. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, the raw text if it was not JSON, or null without a body. */
+  body: unknown;
+  /** Response status, or `reset` when the connection was dropped. */
+  status: number | "reset" | null;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    operation?: OperationName;
+  }
+  interface FastifyRequest {
+    simEntry: LoggedRequest | null;
+    simWorkspaces: Set<string> | null;
+  }
+}
+
+export function buildServer(state: SimulatorState): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, genReqId: () => randomUUID() });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.decorateRequest("simEntry", null);
+  app.decorateRequest("simWorkspaces", null);
+
+  // Bodies are kept as text and parsed after auth and version checks, so those answer first.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
+    if (err instanceof HttpError) return sendError(request, reply, err);
+    const status = err.statusCode ?? 500;
+    if (status === 413) return sendError(request, reply, new HttpError("payload_too_large", "body exceeds 1 MiB"));
+    if (status >= 400 && status < 500) return sendError(request, reply, new HttpError("invalid_request", err.message));
+    return sendError(request, reply, new HttpError("internal_error", "internal error"));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new HttpError("not_found", `no endpoint ${request.method} ${request.url.split("?")[0]}`)));
+
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.simEntry && request.simEntry.status === null) request.simEntry.status = reply.statusCode;
+  });
+
+  for (const [name, spec] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
+    app.route({
+      method: spec.method,
+      url: spec.path.replace(/\{(\w+)\}/g, ":$1"),
+      config: { operation: name },
+      preHandler: async (request, reply) => guard(state, name, request, reply),
+      handler: async (request, reply) => {
+        const result = HANDLERS[name]({
+          store: state.store,
+          workspaces: request.simWorkspaces ?? new Set(),
+          params: request.params as Record<string, string>,
+          query: request.query as Record<string, unknown>,
+          body: request.body,
+          defaultPageSize: state.defaultPageSize,
+        });
+        // An "after" fault: the write above is committed, but the caller never learns it.
+        const fault = state.faults.take(name, "after");
+        if (fault) return applyFault(request, reply, fault);
+        return reply.status(result.status).send(result.body);
+      },
+    });
+  }
+
+  registerControlRoutes(app, state);
+  return app;
+}
+
+async function guard(state: SimulatorState, op: OperationName, request: FastifyRequest, reply: FastifyReply) {
+  const entry = logRequest(state, op, request);
+  const fault = state.faults.take(op, "before");
+  if (fault) {
+    const handled = await applyFault(request, reply, fault);
+    if (handled) return handled;
+  }
+
+  const auth = request.headers.authorization;
+  const match = typeof auth === "string" ? /^Bearer (\S+)$/i.exec(auth) : null;
+  if (!match) throw new HttpError("unauthorized", "missing bearer token: send Authorization: Bearer <token>");
+  const token = match[1]!;
+  const workspaces = state.workspacesOf(token);
+  if (!workspaces) throw new HttpError("unauthorized", "invalid public API token");
+  request.simWorkspaces = workspaces;
+
+  const wait = state.rateLimiter.hit(token);
+  if (wait !== undefined) {
+    throw new HttpError("rate_limited", `rate limit exceeded; retry after ${wait} s`, { "retry-after": String(wait) });
+  }
+
+  const expected = OPERATIONS[op].version;
+  const version = request.headers["service-api-version"];
+  if (version === undefined) {
+    throw new HttpError("missing_api_version", `Service-Api-Version header is required; ${op} accepts ${expected}`);
+  }
+  if (version !== expected) {
+    throw new HttpError("unsupported_api_version", `Service-Api-Version ${JSON.stringify(version)} is not supported by ${op}; it accepts ${expected}`);
+  }
+
+  const raw = request.body;
+  if (typeof raw === "string" && raw.length > 0) {
+    const type = request.headers["content-type"] ?? "";
+    if (!/^application\/json\b/i.test(type)) throw new HttpError("invalid_request", "Content-Type must be application/json");
+    try {
+      request.body = JSON.parse(raw);
+    } catch {
+      throw new HttpError("invalid_request", "body is not valid JSON");
+    }
+  } else {
+    request.body = undefined;
+  }
+  entry.body = request.body ?? null;
+  return undefined;
+}
+
+function logRequest(state: SimulatorState, op: OperationName, request: FastifyRequest): LoggedRequest {
+  const headers = { ...request.headers };
+  if (headers.authorization !== undefined) headers.authorization = "Bearer [REDACTED]";
+  const raw = request.body;
+  let body: unknown = null;
+  if (typeof raw === "string" && raw.length > 0) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+  }
+  const entry: LoggedRequest = {
+    id: state.nextRequestId++, time: new Date().toISOString(), operation: op, method: request.method,
+    path: request.url, headers, body, status: null,
+  };
+  state.requestLog.push(entry);
+  if (state.requestLog.length > state.requestLogLimit) state.requestLog.shift();
+  request.simEntry = entry;
+  return entry;
+}
+
+/** Returns the reply when the fault answered the request, or undefined to carry on (after a delay). */
+async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
+  if (fault.kind === "delay") {
+    await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    return undefined;
+  }
+  if (fault.kind === "reset") {
+    if (request.simEntry) request.simEntry.status = "reset";
+    reply.hijack();
+    request.raw.socket.resetAndDestroy();
+    return reply;
+  }
+  const status = fault.status!;
+  const code = codeForStatus(status);
+  const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
+  return sendError(request, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, err: HttpError, status: number = err.status): FastifyReply {
+  const origin = `${request.protocol}://${request.host}`;
+  return reply
+    .status(status)
+    .headers(err.headers)
+    .send({ error: { code: err.code, message: err.message, doc_url: `${origin}/_simulator/errors/${err.code}` } });
+}
+
+export { ERROR_CODES };

@@ -1,0 +1,234 @@
+/**
+ * The simulator's records in SQLite (`node:sqlite`): in memory by default, or in a file with
+ * `--data`. Every write is its own committed transaction before the response is sent, and the
+ * file uses WAL with synchronous=FULL, so an acknowledged write survives a crash and a crash never
+ * leaves a corrupt file.
+ */
+import { randomUUID } from "node:crypto";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { Product, Project, Site, Task } from "../provider/client/schemas";
+import type { Seed } from "./seed";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tokens (token TEXT NOT NULL, workspace_id TEXT NOT NULL, PRIMARY KEY (token, workspace_id));
+CREATE TABLE IF NOT EXISTS projects (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, name TEXT);
+CREATE TABLE IF NOT EXISTS sites (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
+  name TEXT NOT NULL, subdomain TEXT NOT NULL, is_default INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sites_by_project ON sites (project_id, seq);
+CREATE TABLE IF NOT EXISTS products (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
+  title TEXT NOT NULL, description TEXT, slug TEXT, status TEXT NOT NULL, type TEXT NOT NULL,
+  external_checkout_url TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
+  title TEXT NOT NULL, prompt TEXT NOT NULL, emoji TEXT NOT NULL, rrule TEXT NOT NULL, scheduled_at TEXT NOT NULL,
+  next_run_at TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+`;
+
+const TABLES = ["tasks", "products", "sites", "projects", "tokens", "workspaces"];
+
+/** Initial status of a created product (the spec leaves it open). */
+export const INITIAL_PRODUCT_STATUS = "draft";
+/** Type given to created products (the create body has no `type`; allowed values are not shown). */
+export const CREATED_PRODUCT_TYPE = "digital";
+
+type Row = Record<string, SQLInputValue>;
+export interface ProjectRow { seq: number; id: string; workspace_id: string; name: string | null }
+export interface Slice<T> { rows: T[]; hasMore: boolean }
+
+export interface NewTask {
+  projectId: string; title: string; prompt: string; emoji: string; rrule: string; scheduledAt: string; nextRunAt: string;
+}
+export interface NewProduct {
+  projectId: string; title: string; description: string | null; slug: string | null; externalCheckoutUrl: string | null;
+}
+export type ProductChanges = Partial<Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">>;
+
+export class Store {
+  readonly #db: DatabaseSync;
+
+  constructor(path: string, seed: Seed) {
+    this.#db = new DatabaseSync(path);
+    if (path !== ":memory:") {
+      this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
+    }
+    this.#db.exec(SCHEMA);
+    const { n } = this.#db.prepare("SELECT COUNT(*) AS n FROM workspaces").get() as { n: number };
+    if (n === 0) this.#loadSeed(seed);
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  /** Replaces every record with the seed's. */
+  reset(seed: Seed): void {
+    this.#transaction(() => {
+      for (const table of TABLES) this.#db.exec(`DELETE FROM ${table}`);
+      this.#db.exec("DELETE FROM sqlite_sequence");
+      this.#insertSeed(seed);
+    });
+  }
+
+  #loadSeed(seed: Seed): void {
+    this.#transaction(() => this.#insertSeed(seed));
+  }
+
+  #insertSeed(seed: Seed): void {
+    const ws = this.#db.prepare("INSERT INTO workspaces (id, name) VALUES (?, ?)");
+    for (const w of seed.workspaces) ws.run(w.id, w.name);
+    const tok = this.#db.prepare("INSERT OR IGNORE INTO tokens (token, workspace_id) VALUES (?, ?)");
+    for (const t of seed.tokens) for (const w of t.workspaces) tok.run(t.token, w);
+    const proj = this.#db.prepare("INSERT INTO projects (id, workspace_id, name) VALUES (?, ?, ?)");
+    for (const p of seed.projects) proj.run(p.id, p.workspaceId, p.name);
+    for (const s of seed.sites) this.addSite(s);
+  }
+
+  #transaction(work: () => void): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      work();
+      this.#db.exec("COMMIT");
+    } catch (err) {
+      this.#db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  // ---- access ----
+
+  workspaceIds(): string[] {
+    return (this.#db.prepare("SELECT id FROM workspaces ORDER BY id").all() as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Workspaces a token may access, or undefined for an unknown token. */
+  workspacesOf(token: string): Set<string> | undefined {
+    const rows = this.#db.prepare("SELECT workspace_id FROM tokens WHERE token = ?").all(token) as { workspace_id: string }[];
+    return rows.length === 0 ? undefined : new Set(rows.map((r) => r.workspace_id));
+  }
+
+  hasWorkspace(id: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM workspaces WHERE id = ?").get(id) !== undefined;
+  }
+
+  // ---- projects ----
+
+  getProject(id: string): ProjectRow | undefined {
+    return this.#db.prepare("SELECT * FROM projects WHERE id = ?").get(id) as ProjectRow | undefined;
+  }
+
+  /** Projects in the given workspaces after `afterSeq`, in creation order. */
+  listProjects(workspaceIds: string[], afterSeq: number, limit: number): Slice<Project & { seq: number }> {
+    const marks = workspaceIds.map(() => "?").join(",");
+    const rows = this.#db
+      .prepare(`SELECT * FROM projects WHERE workspace_id IN (${marks}) AND seq > ? ORDER BY seq LIMIT ?`)
+      .all(...workspaceIds, afterSeq, limit + 1) as unknown as ProjectRow[];
+    return slice(rows, limit, (r) => ({ seq: r.seq, object: "project", id: r.id, name: r.name, workspaceId: r.workspace_id }));
+  }
+
+  // ---- sites ----
+
+  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default: boolean }): Site {
+    const id = site.id ?? randomUUID();
+    this.#db.prepare("INSERT INTO sites (id, project_id, name, subdomain, is_default) VALUES (?, ?, ?, ?, ?)")
+      .run(id, site.projectId, site.name, site.subdomain, site.is_default ? 1 : 0);
+    return this.getSite(id)!.site;
+  }
+
+  getSite(id: string): { site: Site; projectId: string } | undefined {
+    const row = this.#db.prepare("SELECT * FROM sites WHERE id = ?").get(id);
+    return row ? { site: toSite(row), projectId: row.project_id as string } : undefined;
+  }
+
+  listSites(projectId: string, afterSeq: number, limit: number): Slice<Site & { seq: number }> {
+    const rows = this.#db
+      .prepare("SELECT * FROM sites WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+      .all(projectId, afterSeq, limit + 1) as Row[];
+    return slice(rows, limit, (r) => ({ seq: r.seq as number, ...toSite(r) }));
+  }
+
+  renameSite(id: string, name: string): Site {
+    this.#db.prepare("UPDATE sites SET name = ? WHERE id = ?").run(name, id);
+    return this.getSite(id)!.site;
+  }
+
+  // ---- products ----
+
+  createProduct(input: NewProduct): Product {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.#db.prepare(`INSERT INTO products (id, project_id, title, description, slug, status, type, external_checkout_url,
+      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(id, input.projectId, input.title, input.description, input.slug, INITIAL_PRODUCT_STATUS, CREATED_PRODUCT_TYPE,
+        input.externalCheckoutUrl, now, now);
+    return this.getProduct(id)!.product;
+  }
+
+  getProduct(id: string): { product: Product; projectId: string } | undefined {
+    const row = this.#db.prepare("SELECT * FROM products WHERE id = ?").get(id);
+    return row ? { product: toProduct(row), projectId: row.project_id as string } : undefined;
+  }
+
+  updateProduct(id: string, changes: ProductChanges): Product {
+    const columns: Record<keyof ProductChanges, string> = {
+      title: "title", description: "description", slug: "slug", status: "status", externalCheckoutUrl: "external_checkout_url",
+    };
+    const keys = (Object.keys(changes) as (keyof ProductChanges)[]).filter((k) => changes[k] !== undefined);
+    if (keys.length > 0) {
+      const sets = keys.map((k) => `${columns[k]} = ?`).join(", ");
+      this.#db.prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
+        .run(...keys.map((k) => changes[k] as SQLInputValue), new Date().toISOString(), id);
+    }
+    return this.getProduct(id)!.product;
+  }
+
+  countProducts(): number {
+    return (this.#db.prepare("SELECT COUNT(*) AS n FROM products").get() as { n: number }).n;
+  }
+
+  // ---- tasks ----
+
+  createTask(input: NewTask): Task {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    this.#db.prepare(`INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,
+      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(id, input.projectId, input.title, input.prompt, input.emoji, input.rrule, input.scheduledAt, input.nextRunAt, now, now);
+    return this.getTask(id)!;
+  }
+
+  getTask(id: string): Task | undefined {
+    const row = this.#db.prepare("SELECT * FROM tasks WHERE id = ?").get(id);
+    return row ? toTask(row) : undefined;
+  }
+
+  countTasks(): number {
+    return (this.#db.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number }).n;
+  }
+}
+
+function slice<R, T>(rows: R[], limit: number, map: (row: R) => T): Slice<T> {
+  return { rows: rows.slice(0, limit).map(map), hasMore: rows.length > limit };
+}
+
+function toSite(r: Row): Site {
+  return { object: "site", id: r.id as string, name: r.name as string, subdomain: r.subdomain as string, is_default: r.is_default === 1 };
+}
+
+function toProduct(r: Row): Product {
+  return {
+    object: "product", id: r.id as string, title: r.title as string, description: r.description as string | null,
+    slug: r.slug as string | null, status: r.status as Product["status"], type: r.type as string,
+    externalCheckoutUrl: r.external_checkout_url as string | null,
+  };
+}
+
+function toTask(r: Row): Task {
+  return {
+    object: "task", id: r.id as string, title: r.title as string, emoji: r.emoji as string, rrule: r.rrule as string,
+    nextRunAt: r.next_run_at as string, createdAt: r.created_at as string, updatedAt: r.updated_at as string,
+  };
+}

@@ -1,6 +1,6 @@
 /** The six operations, as the service documents them. Handlers throw `HttpError` for every failure. */
 import type { z } from "zod";
-import { toIssues } from "../provider/client/core/validation";
+import { check, toIssues } from "../provider/client/core/validation";
 import { formatIssues } from "../provider/client/core/error";
 import type { OperationName } from "../provider/client/operations";
 import {
@@ -103,7 +103,7 @@ function updateProduct(ctx: ApiContext): ApiResult {
 // ---- helpers ----
 
 function validate<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = check(schema, value);
   if (!result.success) throw new HttpError("invalid_request", formatIssues(toIssues(result.error)));
   return result.data;
 }

@@ -39,6 +39,8 @@ export interface Simulator {
   clearRequests(): void;
   /** Adds a site as if created elsewhere (sites cannot be created through the API). */
   addSite(site: { projectId: string; name: string; subdomain: string; is_default?: boolean }): { id: string };
+  /** How many products and tasks exist (the API has no call that lists them). */
+  counts(): { products: number; tasks: number };
   reset(): void;
   /** Stops listening, then closes the store (every acknowledged write is on disk). */
   close(): Promise<void>;
@@ -77,6 +79,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       state.requestLog.length = 0;
     },
     addSite: (site) => store.addSite({ ...site, is_default: site.is_default ?? false }),
+    counts: () => ({ products: store.countProducts(), tasks: store.countTasks() }),
     reset: () => state.reset(),
     close: async () => {
       if (closed) return;

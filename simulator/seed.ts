@@ -93,7 +93,7 @@ export function loadSeedFile(path: string): Seed {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (err) {
-    throw new Error(`cannot read seed ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot read seed ${path}: ${(err as Error).message}`, { cause: err });
   }
   return parseSeed(raw, path);
 }

@@ -8,10 +8,10 @@ export function toIssues(error: z.ZodError): ErrorIssue[] {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "is not a field of this request" }));
     }
-    if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
+    if (issue.code === "invalid_type" && issue.input === undefined) {
       return [{ path, message: "is required" }];
     }
-    if (issue.code === "invalid_type") {
+    if (issue.code === "invalid_type" && issue.message.startsWith("Invalid input")) {
       return [{ path, message: `must be ${article(issue.expected)} ${issue.expected}` }];
     }
     return [{ path, message: issue.message }];
@@ -22,14 +22,19 @@ function article(word: string): string {
   return /^[aeiou]/i.test(word) ? "an" : "a";
 }
 
+/** Parses with the input kept on each issue, so a missing field can be told from a wrong one. */
+export function check<T extends z.ZodType>(schema: T, value: unknown) {
+  return schema.safeParse(value, { reportInput: true });
+}
+
 export function parseRequest<T extends z.ZodType>(operation: string, schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = check(schema, value);
   if (!result.success) throw new RequestValidationError(operation, toIssues(result.error));
   return result.data;
 }
 
 export function parseResponse<T extends z.ZodType>(operation: string, status: number, schema: T, value: unknown): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = check(schema, value);
   if (!result.success) throw new ResponseValidationError(operation, status, toIssues(result.error));
   return result.data;
 }

@@ -20,8 +20,8 @@ export const FaultSpec = z.strictObject({
   times: z.number().int().min(1).default(1),
   /** `before`: the request is not processed; `after`: it is processed, then the response is replaced (lost). */
   when: z.enum(["before", "after"]).default("before"),
-}).refine((f) => f.kind !== "error" || f.status !== undefined, { message: "status is required for an error fault", path: ["status"] })
-  .refine((f) => f.kind !== "delay" || f.delayMs !== undefined, { message: "delayMs is required for a delay fault", path: ["delayMs"] });
+}).refine((f) => f.kind !== "error" || f.status !== undefined, { message: "is required for an error fault", path: ["status"] })
+  .refine((f) => f.kind !== "delay" || f.delayMs !== undefined, { message: "is required for a delay fault", path: ["delayMs"] });
 
 export type FaultSpec = z.input<typeof FaultSpec>;
 export type Fault = z.infer<typeof FaultSpec> & { id: number; remaining: number };

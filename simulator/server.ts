@@ -23,6 +23,8 @@ export interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body, the raw text if it was not JSON, or null without a body. */
   body: unknown;
+  /** Client port of the TCP connection, to see keep-alive reuse. */
+  remotePort: number | undefined;
   /** Response status, or `reset` when the connection was dropped. */
   status: number | "reset" | null;
 }
@@ -150,7 +152,7 @@ function logRequest(state: SimulatorState, op: OperationName, request: FastifyRe
   }
   const entry: LoggedRequest = {
     id: state.nextRequestId++, time: new Date().toISOString(), operation: op, method: request.method,
-    path: request.url, headers, body, status: null,
+    path: request.url, headers, body, remotePort: request.socket.remotePort, status: null,
   };
   state.requestLog.push(entry);
   if (state.requestLog.length > state.requestLogLimit) state.requestLog.shift();

@@ -137,4 +137,15 @@ describe("each operation against the simulator", () => {
     await client.listProjects({ limit: 1 }).firstPage();
     expect(sim.requests()[0]!.path).toBe("/v1/projects?limit=1");
   });
+
+  it("reuses keep-alive connections instead of opening one per request", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    await client.listSites({ projectId: DEFAULT_IDS.acmeWeb }).toArray();
+    for (let i = 0; i < 5; i++) await client.createProduct({ title: `t${i}`, projectId: DEFAULT_IDS.acmeWeb });
+    const ports = new Set(sim.requests().map((r) => r.remotePort));
+    expect(sim.requests()).toHaveLength(8);
+    // undici may open a second socket while the first finishes its bookkeeping; never one per request.
+    expect(ports.size).toBeLessThanOrEqual(2);
+  });
 });

@@ -15,7 +15,11 @@ describe("cursor pagination", () => {
     const requests = sim.requests("sites.list");
     expect(requests).toHaveLength(3);
     expect(requests.map((r) => new URL(r.path, sim.url).searchParams.get("limit"))).toEqual(["100", "100", "100"]);
-    expect(new URL(requests[0]!.path, sim.url).searchParams.has("cursor")).toBe(false);
+    const cursors = requests.map((r) => new URL(r.path, sim.url).searchParams.get("cursor"));
+    expect(cursors[0]).toBeNull();
+    expect(cursors[1]).toMatch(/^.{1,200}$/);
+    expect(cursors[2]).toMatch(/^.{1,200}$/);
+    expect(cursors[1]).not.toBe(cursors[2]);
   });
 
   it("lists 301 projects in 4 requests and 300 in 3", async () => {

@@ -88,7 +88,7 @@ describe("simulator: test control over HTTP", () => {
 
     const fault = await control("POST", "faults", { operation: "projects.list", kind: "error", status: 503, retryAfter: "2", times: 2 });
     expect(fault).toMatchObject({ status: 201, body: { operation: "projects.list", kind: "error", status: 503, remaining: 2, when: "before" } });
-    expect((await control("POST", "faults", { kind: "error" })).body.error.message).toBe("status status is required for an error fault");
+    expect((await control("POST", "faults", { kind: "error" })).body.error.message).toBe("status is required for an error fault");
     const first = await raw(sim, "GET", "/v1/projects");
     expect(first).toMatchObject({ status: 503, body: { error: { code: "service_unavailable" } } });
     expect(first.headers["retry-after"]).toBe("2");

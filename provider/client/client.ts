@@ -77,7 +77,7 @@ export class ServiceApiClient {
     return new CursorList(op, async (cursor) => {
       const q = parseRequest(op, ListSitesQuery, query);
       return this.#fetchPage(op, { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE }, Site);
-    }, query?.cursor);
+    }, query.cursor);
   }
 
   /** `sites.update`: renames a site. */

@@ -187,7 +187,8 @@ export class ServiceApiClient {
         }
         if (!idempotent) throw ApiError.from({ ...init, mayHaveSucceeded: true });
       }
-      throw ApiError.from(init, attempt > 1 ? `Gave up after ${attempt} attempts.` : undefined);
+      const exhausted = attempt > 1 && res.status >= 500;
+      throw ApiError.from(init, exhausted ? `Gave up after ${attempt} attempts.` : undefined);
     }
   }
 

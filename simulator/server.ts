@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { OPERATIONS, type OperationName } from "../provider/client/operations";
 import { HANDLERS } from "./api";
 import { registerControlRoutes } from "./control";
-import { ERROR_CODES, HttpError, codeForStatus } from "./errors";
+import { HttpError, codeForStatus } from "./errors";
 import type { Fault } from "./faults";
 import type { SimulatorState } from "./state";
 
@@ -186,4 +186,3 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: HttpError,
     .send({ error: { code: err.code, message: err.message, doc_url: `${origin}/_simulator/errors/${err.code}` } });
 }
 
-export { ERROR_CODES };

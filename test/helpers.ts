@@ -65,10 +65,6 @@ function defaultVersion(method: string, path: string): string {
   return method === "POST" && path.startsWith("/api/v1/public/products") ? "2026-06-27" : "2026-07-11";
 }
 
-export function repeat(char: string, n: number): string {
-  return char.repeat(n);
-}
-
 export function envelope(code: string, message: string, sim: Simulator) {
   return { error: { code, message, doc_url: `${sim.url}/_simulator/errors/${code}` } };
 }

@@ -16,8 +16,8 @@ import {
 import { parseRequest, parseResponse } from "./core/validation";
 import { OPERATIONS, type OperationName } from "./operations";
 import {
-  CreateProductBody, CreateTaskBody, ErrorEnvelope, ListProjectsQuery, ListSitesQuery, Product, Project, Site, Task,
-  UpdateProductBody, UpdateSiteBody, listEnvelope, uuid,
+  CreateProductBody, CreateTaskBody, ErrorEnvelope, ListProjectsQuery, ListSitesQuery, Product, ProjectList, Site,
+  SiteList, Task, UpdateProductBody, UpdateSiteBody, uuid, type Project,
 } from "./schemas";
 
 const VERSION = "0.1.0";
@@ -67,7 +67,7 @@ export class ServiceApiClient {
     const op = "projects.list";
     return new CursorList(op, async (cursor) => {
       const q = parseRequest(op, ListProjectsQuery, query);
-      return this.#fetchPage(op, { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE }, Project);
+      return this.#fetchPage(op, { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE }, ProjectList);
     }, query.cursor);
   }
 
@@ -76,7 +76,7 @@ export class ServiceApiClient {
     const op = "sites.list";
     return new CursorList(op, async (cursor) => {
       const q = parseRequest(op, ListSitesQuery, query);
-      return this.#fetchPage(op, { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE }, Site);
+      return this.#fetchPage(op, { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE }, SiteList);
     }, query.cursor);
   }
 
@@ -111,12 +111,12 @@ export class ServiceApiClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  async #fetchPage<T extends z.ZodType>(
+  async #fetchPage<T>(
     op: OperationName,
     query: Record<string, string | number | undefined>,
-    item: T,
-  ): Promise<Page<z.infer<T>>> {
-    const list = await this.#call(op, { query }, listEnvelope(item));
+    schema: z.ZodType<{ data: T[]; has_more: boolean; next_cursor: string | null }>,
+  ): Promise<Page<T>> {
+    const list = await this.#call(op, { query }, schema);
     return { items: list.data, hasMore: list.has_more, nextCursor: list.next_cursor };
   }
 

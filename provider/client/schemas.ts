@@ -90,6 +90,9 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
   });
 }
 
+export const ProjectList = listEnvelope(Project);
+export const SiteList = listEnvelope(Site);
+
 export const ErrorEnvelope = z.object({
   error: z.object({
     code: z.string(),

@@ -36,7 +36,7 @@ export const INITIAL_PRODUCT_STATUS = "draft";
 export const CREATED_PRODUCT_TYPE = "digital";
 
 type Row = Record<string, SQLInputValue>;
-export interface ProjectRow { seq: number; id: string; workspace_id: string; name: string | null }
+interface ProjectRow { seq: number; id: string; workspace_id: string; name: string | null }
 export interface Slice<T> { rows: T[]; hasMore: boolean }
 
 export interface NewTask {
@@ -57,7 +57,7 @@ export class Store {
     }
     this.#db.exec(SCHEMA);
     const { n } = this.#db.prepare("SELECT COUNT(*) AS n FROM workspaces").get() as { n: number };
-    if (n === 0) this.#loadSeed(seed);
+    if (n === 0) this.#transaction(() => this.#insertSeed(seed));
   }
 
   close(): void {
@@ -71,10 +71,6 @@ export class Store {
       this.#db.exec("DELETE FROM sqlite_sequence");
       this.#insertSeed(seed);
     });
-  }
-
-  #loadSeed(seed: Seed): void {
-    this.#transaction(() => this.#insertSeed(seed));
   }
 
   #insertSeed(seed: Seed): void {

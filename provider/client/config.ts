@@ -73,7 +73,7 @@ function count(name: string, value: number, min: number): number {
 }
 
 /** Accepts https URLs, and plain http only on loopback where nothing crosses a network. */
-export function checkBaseUrl(name: string, value: string): URL {
+function checkBaseUrl(name: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -93,6 +93,6 @@ export function checkBaseUrl(name: string, value: string): URL {
   );
 }
 
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }

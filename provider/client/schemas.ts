@@ -6,7 +6,7 @@ import { z } from "zod";
 import { parseRecurrence } from "./rrule";
 
 /** Length in characters (Unicode code points), which is what the spec's limits count. */
-export function charLength(value: string): number {
+function charLength(value: string): number {
   let count = 0;
   for (const _ of value) count++;
   return count;

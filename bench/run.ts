@@ -6,7 +6,9 @@
  *  3. shared back-off: 429s received by 8 concurrent callers after a rate limit hits
  */
 import { request } from "undici";
+import { RRule } from "rrule";
 import { ServiceApiClient } from "../provider";
+import { nextOccurrence } from "../provider/client/rrule";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
 
 const ROUNDS = 20;
@@ -103,6 +105,28 @@ async function sharedBackoffBench(sim: Simulator): Promise<void> {
   console.log(`   baseline (a client per caller): ${lone429} responses were 429`);
 }
 
+/** Worst cases the old simulator hung or stalled on, and rules that are valid but sparse. */
+function rruleBench(): void {
+  const start = new Date("2031-03-04T09:30:15Z");
+  const rules = [
+    "FREQ=DAILY;INTERVAL=-1", "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=HOURLY;INTERVAL=2;BYHOUR=4",
+    "FREQ=SECONDLY;INTERVAL=301;BYMINUTE=28", "FREQ=WEEKLY;BYSETPOS=9;BYSECOND=41,58,23", "FREQ=HOURLY;BYYEARDAY=-62,3;BYMONTHDAY=18",
+    "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", "FREQ=MONTHLY;BYDAY=4FR,SA", "FREQ=SECONDLY;INTERVAL=7",
+  ];
+  const times = rules.map((rule) => {
+    const t0 = performance.now();
+    nextOccurrence(rule, start, new Date(Date.UTC(2040, 0, 1)));
+    return [rule, performance.now() - t0] as const;
+  });
+  const t0 = performance.now();
+  new RRule({ ...RRule.parseString("FREQ=WEEKLY;BYDAY=MO"), dtstart: start }).after(start, true);
+  const baseline = performance.now() - t0;
+  const worst = times.reduce((a, b) => (b[1] > a[1] ? b : a));
+  console.log("4. nextRunAt for hostile and sparse RRULEs (one call each, from a 2031 start to 2040)");
+  for (const [rule, ms] of times) console.log(`   ${f(ms).padStart(7)} ms  ${rule}`);
+  console.log(`   baseline rrule after() of FREQ=WEEKLY;BYDAY=MO: ${f(baseline)} ms; worst/baseline ${f(worst[1] / baseline)}x`);
+}
+
 async function main(): Promise<void> {
   const sim = await startSimulator({ port: 0 });
   try {
@@ -112,6 +136,8 @@ async function main(): Promise<void> {
     await retryAfterBench(sim);
     console.log();
     await sharedBackoffBench(sim);
+    console.log();
+    rruleBench();
   } finally {
     await sim.close();
   }

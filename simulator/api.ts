@@ -2,16 +2,16 @@
 import type { z } from "zod";
 import { check, toIssues } from "../provider/client/core/validation";
 import { formatIssues } from "../provider/client/core/error";
-import type { OperationName } from "../provider/client/operations";
 import {
   CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, UpdateProductBody, UpdateSiteBody, uuid,
+  type OperationName,
 } from "../provider/client/schemas";
 import { HttpError } from "./errors";
 import { computeNextRun } from "./schedule";
-import type { Store } from "./store";
+import type { Database } from "./database";
 
 export interface ApiContext {
-  store: Store;
+  store: Database;
   /** Workspaces the caller's token may access. */
   workspaces: Set<string>;
   params: Record<string, string>;
@@ -124,7 +124,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 
 function pathId(ctx: ApiContext, name: string): string {
   const value = ctx.params[name] ?? "";
-  if (!uuid.safeParse(value).success) throw new HttpError("invalid_request", `${name} must be a UUID`);
+  if (!uuid.safeParse(value).success) throw new HttpError("invalid_request", `${name} must be a UUID (8-4-4-4-12 hex digits)`);
   return value;
 }
 

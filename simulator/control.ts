@@ -2,24 +2,33 @@
  * `/_simulator/...`: test control over HTTP, so another process (a test runner, a `pulumi up` in a
  * shell script) can script faults, set a rate limit, read the request log and reset state.
  * Unauthenticated by design: the simulator is a local tool and listens on loopback by default.
+ * Bad input gets the same error envelope and 400 as the API.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { z } from "zod";
+import type { z } from "zod";
 import { formatIssues } from "../provider/client/core/error";
 import { toIssues } from "../provider/client/core/validation";
-import { ERROR_CODES, type ErrorCode } from "./errors";
-import { FaultSpec, RateLimitSpec } from "./faults";
+import { ERROR_CODES, HttpError, type ErrorCode } from "./errors";
+import { FaultSpec } from "./faults";
+import { RateLimitSpec } from "./rate-limit";
+import { NewSite } from "./seed";
+import { envelopeFor } from "./server";
 import type { SimulatorState } from "./state";
 
-const NewSite = z.strictObject({
-  id: z.uuid().optional(), projectId: z.uuid(), name: z.string().min(1).max(255), subdomain: z.string().min(1),
-  is_default: z.boolean().default(false),
-});
-
 export function registerControlRoutes(app: FastifyInstance, state: SimulatorState): void {
-  const badRequest = (reply: FastifyReply, error: z.ZodError) =>
-    reply.status(400).send({ error: { code: "invalid_request", message: formatIssues(toIssues(error)), doc_url: "" } });
-  const json = (body: unknown): unknown => (typeof body === "string" && body.length > 0 ? JSON.parse(body) : body);
+  const fail = (reply: FastifyReply, err: HttpError) => reply.status(err.status).send(envelopeFor(state, err));
+  const parse = <T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; err: HttpError } => {
+    let value: unknown = body;
+    if (typeof body === "string" && body.length > 0) {
+      try {
+        value = JSON.parse(body);
+      } catch {
+        return { ok: false, err: new HttpError("invalid_request", "body is not valid JSON") };
+      }
+    }
+    const parsed = schema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, err: new HttpError("invalid_request", formatIssues(toIssues(parsed.error))) };
+  };
 
   app.get("/_simulator/health", async () => ({ ok: true }));
 
@@ -34,9 +43,9 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
 
   app.get("/_simulator/faults", async () => ({ data: state.faults.list() }));
   app.post("/_simulator/faults", async (request, reply) => {
-    const parsed = FaultSpec.safeParse(json(request.body));
-    if (!parsed.success) return badRequest(reply, parsed.error);
-    return reply.status(201).send(state.faults.add(parsed.data));
+    const parsed = parse(FaultSpec, request.body);
+    if (!parsed.ok) return fail(reply, parsed.err);
+    return reply.status(201).send(state.faults.add(parsed.value));
   });
   app.delete("/_simulator/faults", async (_req, reply) => {
     state.faults.clear();
@@ -45,10 +54,10 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
 
   app.get("/_simulator/rate-limit", async () => ({ rateLimit: state.rateLimiter.get() ?? null }));
   app.put("/_simulator/rate-limit", async (request, reply) => {
-    const parsed = RateLimitSpec.safeParse(json(request.body));
-    if (!parsed.success) return badRequest(reply, parsed.error);
-    state.rateLimiter.set(parsed.data);
-    return { rateLimit: parsed.data };
+    const parsed = parse(RateLimitSpec, request.body);
+    if (!parsed.ok) return fail(reply, parsed.err);
+    state.rateLimiter.set(parsed.value);
+    return { rateLimit: parsed.value };
   });
   app.delete("/_simulator/rate-limit", async (_req, reply) => {
     state.rateLimiter.set(undefined);
@@ -56,12 +65,14 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
   });
 
   app.post("/_simulator/sites", async (request, reply) => {
-    const parsed = NewSite.safeParse(json(request.body));
-    if (!parsed.success) return badRequest(reply, parsed.error);
-    if (!state.store.getProject(parsed.data.projectId)) {
-      return reply.status(404).send({ error: { code: "not_found", message: `project ${parsed.data.projectId} not found`, doc_url: "" } });
+    const parsed = parse(NewSite, request.body);
+    if (!parsed.ok) return fail(reply, parsed.err);
+    try {
+      return reply.status(201).send(state.addSite(parsed.value));
+    } catch (err) {
+      if (err instanceof HttpError) return fail(reply, err);
+      throw err;
     }
-    return reply.status(201).send(state.store.addSite(parsed.data));
   });
 
   app.post("/_simulator/reset", async (_req, reply) => {
@@ -71,8 +82,8 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
 
   app.get("/_simulator/errors/:code", async (request, reply) => {
     const { code } = request.params as { code: string };
-    const info = ERROR_CODES[code as ErrorCode];
-    if (!info) return reply.status(404).send({ error: { code: "not_found", message: `no error code ${code}`, doc_url: "" } });
-    return { code, ...info };
+    // Own keys only: `constructor` or `toString` are not error codes.
+    if (!Object.hasOwn(ERROR_CODES, code)) return fail(reply, new HttpError("not_found", `no error code ${code}`));
+    return { code, ...ERROR_CODES[code as ErrorCode] };
   });
 }

@@ -1,9 +1,9 @@
 /**
- * Test control: scripted failures and a rate limit, so clients can be tried against the
- * failures a real service produces (and users can reproduce them).
+ * Test control: scripted failures, so clients can be tried against the failures a real service
+ * (or a proxy in front of it: 502, 504) produces, and users can reproduce them.
  */
 import { z } from "zod";
-import { OPERATIONS, type OperationName } from "../provider/client/operations";
+import { OPERATIONS, type OperationName } from "../provider/client/schemas";
 
 const operationNames = Object.keys(OPERATIONS) as [OperationName, ...OperationName[]];
 
@@ -13,11 +13,11 @@ export const FaultSpec = z.strictObject({
   /** `error`: answer with `status`; `delay`: wait `delayMs` then answer normally; `reset`: drop the connection (TCP RST). */
   kind: z.enum(["error", "delay", "reset"]),
   status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
-  /** `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). */
-  retryAfter: z.string().optional(),
+  /** `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). A 429 without one gets "1". */
+  retryAfter: z.string().regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII (it is sent as a header)" }).optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
   /** How many matching requests this fault applies to. */
-  times: z.number().int().min(1).default(1),
+  times: z.number().int().min(1).max(1_000_000).default(1),
   /** `before`: the request is not processed; `after`: it is processed, then the response is replaced (lost). */
   when: z.enum(["before", "after"]).default("before"),
 }).refine((f) => f.kind !== "error" || f.status !== undefined, { message: "is required for an error fault", path: ["status"] })
@@ -31,7 +31,10 @@ export class FaultQueue {
   #nextId = 1;
 
   add(spec: FaultSpec): Fault {
-    const fault: Fault = { ...FaultSpec.parse(spec), id: this.#nextId++, remaining: 0 };
+    const parsed = FaultSpec.parse(spec);
+    // The spec says a 429 names its wait in Retry-After; a scripted one does too.
+    if (parsed.kind === "error" && parsed.status === 429 && parsed.retryAfter === undefined) parsed.retryAfter = "1";
+    const fault: Fault = { ...parsed, id: this.#nextId++, remaining: 0 };
     fault.remaining = fault.times;
     this.#faults.push(fault);
     return fault;
@@ -58,39 +61,4 @@ export class FaultQueue {
 /** A delay is applied before processing whatever `when` says. */
 function whenOf(fault: Fault): "before" | "after" {
   return fault.kind === "delay" ? "before" : fault.when;
-}
-
-export const RateLimitSpec = z.strictObject({
-  /** Requests allowed per token per window. */
-  limit: z.number().int().min(1),
-  windowMs: z.number().int().min(1),
-});
-export type RateLimitSpec = z.infer<typeof RateLimitSpec>;
-
-/** Fixed-window limit per token. */
-export class RateLimiter {
-  #spec: RateLimitSpec | undefined;
-  #windows = new Map<string, { start: number; count: number }>();
-
-  set(spec: RateLimitSpec | undefined): void {
-    this.#spec = spec === undefined ? undefined : RateLimitSpec.parse(spec);
-    this.#windows.clear();
-  }
-
-  get(): RateLimitSpec | undefined {
-    return this.#spec;
-  }
-
-  /** Counts one request; returns the seconds to wait when it is over the limit. */
-  hit(token: string, now: number = Date.now()): number | undefined {
-    if (!this.#spec) return undefined;
-    let window = this.#windows.get(token);
-    if (!window || now - window.start >= this.#spec.windowMs) {
-      window = { start: now, count: 0 };
-      this.#windows.set(token, window);
-    }
-    window.count += 1;
-    if (window.count <= this.#spec.limit) return undefined;
-    return Math.max(1, Math.ceil((window.start + this.#spec.windowMs - now) / 1000));
-  }
 }

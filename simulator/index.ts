@@ -1,10 +1,12 @@
 /** Programmatic entry point: `const sim = await startSimulator({ port: 0 })`. */
 import type { AddressInfo } from "node:net";
-import type { FaultSpec, Fault, RateLimitSpec } from "./faults";
-import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, type Seed } from "./seed";
+import type { Site } from "../provider/client/schemas";
+import type { FaultSpec, Fault } from "./faults";
+import type { RateLimitSpec } from "./rate-limit";
+import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type Seed } from "./seed";
 import { buildServer, type LoggedRequest } from "./server";
 import { SimulatorState } from "./state";
-import { Store } from "./store";
+import { Database } from "./database";
 
 export interface SimulatorOptions {
   /** 0 picks a free port. Default 8787. */
@@ -23,6 +25,10 @@ export interface SimulatorOptions {
   defaultPageSize?: number;
   /** Requests kept in the log. Default 10000. */
   requestLogLimit?: number;
+  /** Longest time a request's headers and body may take to arrive, in ms. Default 10000. */
+  requestTimeoutMs?: number;
+  /** Base of the `doc_url` in error envelopes. Default: the URL the simulator listens on. */
+  publicUrl?: string;
 }
 
 export interface Simulator {
@@ -37,8 +43,8 @@ export interface Simulator {
   setRateLimit(spec: RateLimitSpec | undefined): void;
   requests(operation?: string): LoggedRequest[];
   clearRequests(): void;
-  /** Adds a site as if created elsewhere (sites cannot be created through the API). */
-  addSite(site: { projectId: string; name: string; subdomain: string; is_default?: boolean }): { id: string };
+  /** Adds a site as if created elsewhere (sites cannot be created through the API); checked like the HTTP route. */
+  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default?: boolean }): Site;
   /** How many products and tasks exist (the API has no call that lists them). */
   counts(): { products: number; tasks: number };
   reset(): void;
@@ -49,12 +55,13 @@ export interface Simulator {
 export const DEFAULT_PAGE_SIZE = 20;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const seed = options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : defaultSeed());
-  const store = new Store(options.dataFile ?? ":memory:", seed);
+  const seed = options.seed ? parseSeed(options.seed, "passed as `seed`") : options.seedFile ? loadSeedFile(options.seedFile) : defaultSeed();
+  const store = new Database(options.dataFile ?? ":memory:", seed);
   const token = options.token ?? (seed.tokens.some((t) => t.token === DEFAULT_TOKEN) ? DEFAULT_TOKEN : seed.tokens[0]!.token);
   const extraToken = options.token;
   const state = new SimulatorState(
     store, seed, extraToken, options.defaultPageSize ?? DEFAULT_PAGE_SIZE, options.requestLogLimit ?? 10_000,
+    options.requestTimeoutMs ?? 10_000,
   );
   const app = buildServer(state);
   try {
@@ -65,9 +72,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  state.publicUrl = (options.publicUrl ?? url).replace(/\/+$/, "");
   let closed = false;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     port: address.port,
     token,
     seed,
@@ -78,7 +87,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clearRequests: () => {
       state.requestLog.length = 0;
     },
-    addSite: (site) => store.addSite({ ...site, is_default: site.is_default ?? false }),
+    addSite: (site) => state.addSite(site),
     counts: () => ({ products: store.countProducts(), tasks: store.countTasks() }),
     reset: () => state.reset(),
     close: async () => {
@@ -92,4 +101,5 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
 export type { LoggedRequest } from "./server";
-export type { FaultSpec, Fault, RateLimitSpec } from "./faults";
+export type { FaultSpec, Fault } from "./faults";
+export type { RateLimitSpec } from "./rate-limit";

@@ -7,17 +7,22 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { toIssues } from "../provider/client/core/validation";
 import { formatIssues } from "../provider/client/core/error";
+import { LIMITS, text, uuid } from "../provider/client/schemas";
 
-const uuid = z.uuid();
+const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
+
+/** A site added by the seed or by `addSite` (sites cannot be created through the API). */
+export const NewSite = z.strictObject({
+  id: uuid.optional(), projectId: uuid, name: siteName, subdomain: text(1, 255), is_default: z.boolean().default(false),
+});
+export type NewSite = z.input<typeof NewSite>;
 
 export const Seed = z.strictObject({
-  workspaces: z.array(z.strictObject({ id: uuid, name: z.string() })).min(1),
-  projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: z.string().nullable() })),
-  sites: z.array(z.strictObject({
-    id: uuid, projectId: uuid, name: z.string().min(1).max(255), subdomain: z.string(), is_default: z.boolean(),
-  })),
+  workspaces: z.array(z.strictObject({ id: uuid, name: text() })).min(1),
+  projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: text().nullable() })),
+  sites: z.array(z.strictObject({ id: uuid, projectId: uuid, name: siteName, subdomain: text(1, 255), is_default: z.boolean() })),
   /** Each token and the workspaces it may access. */
-  tokens: z.array(z.strictObject({ token: z.string().min(1), workspaces: z.array(uuid) })).min(1),
+  tokens: z.array(z.strictObject({ token: z.string().regex(/^[\x21-\x7e]{8,}$/, { error: "must be at least 8 printable ASCII characters" }), workspaces: z.array(uuid) })).min(1),
 });
 export type Seed = z.infer<typeof Seed>;
 
@@ -84,6 +89,16 @@ export function parseSeed(value: unknown, source: string): Seed {
   }
   for (const s of seed.sites) {
     if (!projects.has(s.projectId)) throw new Error(`invalid seed ${source}: site ${s.id} names unknown project ${s.projectId}`);
+  }
+  for (const [kind, ids] of [["workspace", seed.workspaces], ["project", seed.projects], ["site", seed.sites]] as const) {
+    const seen = new Set<string>();
+    for (const { id } of ids) {
+      if (seen.has(id)) throw new Error(`invalid seed ${source}: ${kind} ${id} appears twice`);
+      seen.add(id);
+    }
+  }
+  for (const t of seed.tokens) {
+    for (const w of t.workspaces) if (!workspaces.has(w)) throw new Error(`invalid seed ${source}: a token names unknown workspace ${w}`);
   }
   return seed;
 }

@@ -4,8 +4,9 @@
  * every failure with the error envelope.
  */
 import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { OPERATIONS, type OperationName } from "../provider/client/operations";
+import { OPERATIONS, type OperationName } from "../provider/client/schemas";
 import { HANDLERS } from "./api";
 import { registerControlRoutes } from "./control";
 import { HttpError, codeForStatus } from "./errors";
@@ -21,8 +22,13 @@ export interface LoggedRequest {
   path: string;
   /** Request headers; `authorization` is replaced by `Bearer [REDACTED]`. */
   headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, the raw text if it was not JSON, or null without a body. */
+  /**
+   * Parsed JSON body; the raw text (cut at 16 KiB) if it was not JSON, larger than 16 KiB or
+   * nested too deeply to show again; null without a body.
+   */
   body: unknown;
+  /** True when `body` is the first 16 KiB of a larger body. */
+  bodyTruncated?: boolean;
   /** Client port of the TCP connection, to see keep-alive reuse. */
   remotePort: number | undefined;
   /** Response status, or `reset` when the connection was dropped. */
@@ -39,13 +45,31 @@ declare module "fastify" {
   }
 }
 
+/** Bodies kept in the request log are cut here, so the log cannot grow without bound. */
+export const LOGGED_BODY_LIMIT = 16 * 1024;
+const BODY_LIMIT = 1024 * 1024;
+
 export function buildServer(state: SimulatorState): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, genReqId: () => randomUUID() });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    // Long path ids reach the handler, which answers 400 "must be a UUID" like any other bad id.
+    maxParamLength: 8192,
+    // A body or headers that never finish must not hold a connection for minutes.
+    requestTimeout: state.requestTimeoutMs,
+    connectionTimeout: state.requestTimeoutMs,
+    // Malformed requests that never reach a route (bad header bytes, headers over the limit) still
+    // get the error envelope, with a status from the spec's set.
+    clientErrorHandler: (err, socket) => answerClientError(state, err, socket),
+  });
+  app.server.headersTimeout = state.requestTimeoutMs;
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
   app.decorateRequest("simEntry", null);
   app.decorateRequest("simWorkspaces", null);
+  app.decorate("simState", state);
 
   // Bodies are kept as text and parsed after auth and version checks, so those answer first.
   app.removeAllContentTypeParsers();
@@ -54,7 +78,7 @@ export function buildServer(state: SimulatorState): FastifyInstance {
   app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
     if (err instanceof HttpError) return sendError(request, reply, err);
     const status = err.statusCode ?? 500;
-    if (status === 413) return sendError(request, reply, new HttpError("payload_too_large", "body exceeds 1 MiB"));
+    if (status === 413) return sendError(request, reply, new HttpError("invalid_request", `body exceeds ${BODY_LIMIT} bytes (1 MiB)`));
     if (status >= 400 && status < 500) return sendError(request, reply, new HttpError("invalid_request", err.message));
     return sendError(request, reply, new HttpError("internal_error", "internal error"));
   });
@@ -125,7 +149,9 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
   const raw = request.body;
   if (typeof raw === "string" && raw.length > 0) {
     const type = request.headers["content-type"] ?? "";
-    if (!/^application\/json\b/i.test(type)) throw new HttpError("invalid_request", "Content-Type must be application/json");
+    if (!/^application\/json\s*(;.*)?$/i.test(type)) {
+      throw new HttpError("invalid_request", "Content-Type must be application/json (optionally with a charset)");
+    }
     try {
       request.body = JSON.parse(raw);
     } catch {
@@ -134,25 +160,16 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
   } else {
     request.body = undefined;
   }
-  entry.body = request.body ?? null;
+  if (!entry.bodyTruncated && typeof entry.body !== "string") entry.body = request.body ?? null;
   return undefined;
 }
 
 function logRequest(state: SimulatorState, op: OperationName, request: FastifyRequest): LoggedRequest {
   const headers = { ...request.headers };
   if (headers.authorization !== undefined) headers.authorization = "Bearer [REDACTED]";
-  const raw = request.body;
-  let body: unknown = null;
-  if (typeof raw === "string" && raw.length > 0) {
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      body = raw;
-    }
-  }
   const entry: LoggedRequest = {
     id: state.nextRequestId++, time: new Date().toISOString(), operation: op, method: request.method,
-    path: request.url, headers, body, remotePort: request.socket.remotePort, status: null,
+    path: request.url, headers, ...loggedBody(request.body), remotePort: request.socket.remotePort, status: null,
   };
   state.requestLog.push(entry);
   if (state.requestLog.length > state.requestLogLimit) state.requestLog.shift();
@@ -178,11 +195,51 @@ async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: F
   return sendError(request, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
 }
 
+/** The body as the log keeps it: small, and always serializable again. */
+function loggedBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
+  if (typeof raw !== "string" || raw.length === 0) return { body: null };
+  if (raw.length > LOGGED_BODY_LIMIT) return { body: raw.slice(0, LOGGED_BODY_LIMIT), bodyTruncated: true };
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    JSON.stringify(parsed);
+    return { body: depth(parsed) > 64 ? raw : parsed };
+  } catch {
+    return { body: raw };
+  }
+}
+
+function depth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    max = Math.max(max, d);
+    if (max > 64) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+export function envelopeFor(state: SimulatorState, err: HttpError): { error: { code: string; message: string; doc_url: string } } {
+  return { error: { code: err.code, message: err.message, doc_url: `${state.publicUrl}/_simulator/errors/${err.code}` } };
+}
+
 function sendError(request: FastifyRequest, reply: FastifyReply, err: HttpError, status: number = err.status): FastifyReply {
-  const origin = `${request.protocol}://${request.host}`;
-  return reply
-    .status(status)
-    .headers(err.headers)
-    .send({ error: { code: err.code, message: err.message, doc_url: `${origin}/_simulator/errors/${err.code}` } });
+  void request;
+  return reply.status(status).headers(err.headers).send(envelopeFor(replyState(reply), err));
+}
+
+function replyState(reply: FastifyReply): SimulatorState {
+  return (reply.server as unknown as { simState: SimulatorState }).simState;
+}
+
+function answerClientError(state: SimulatorState, err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const message = err.code === "HPE_HEADER_OVERFLOW"
+    ? "request headers are larger than the server accepts (16 KiB)"
+    : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "the request did not arrive in time" : `malformed HTTP request (${err.code ?? "parse error"})`;
+  const body = JSON.stringify(envelopeFor(state, new HttpError("invalid_request", message)));
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

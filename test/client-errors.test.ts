@@ -70,14 +70,16 @@ describe("error responses become typed ApiErrors built from the envelope", () =>
     expect(sites).toMatchObject({ status: 404, serverMessage: `project ${MISSING} not found` });
   });
 
-  it("429 after the retries are spent: RateLimitError with retryAfterMs", async () => {
+  it("429 past the rate-limit budget: RateLimitError with retryAfterMs, without waiting", async () => {
     const sim = await simulator();
-    const { client } = clientFor(sim, { maxRetries: 0 });
+    const { client } = clientFor(sim, { maxRetries: 0, rateLimitBudgetMs: 5000 });
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "7" });
+    const started = Date.now();
     const err = await failure(client.listProjects().toArray());
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(err).toBeInstanceOf(RateLimitError);
-    expect(err).toMatchObject({ status: 429, code: "rate_limited", retryAfterMs: 7000 });
-    expect(err.message).toContain("Gave up after 1 attempts.");
+    expect(err).toMatchObject({ status: 429, code: "rate_limited", retryAfterMs: 7000, mayHaveSucceeded: false });
+    expect(err.message).toContain("Waited 0 ms on 429 responses; another 7000 ms would pass rateLimitBudgetMs (5000 ms).");
   });
 
   it("500 and 503 after the retries are spent", async () => {
@@ -108,7 +110,7 @@ describe("the token never leaks", () => {
     await client.listProjects().toArray();
     errors.push(await failure(client.createProduct({ title: "x", projectId: DEFAULT_IDS.acmeWeb })));
     errors.push(await failure(client.updateProduct(MISSING, { title: "x" })));
-    errors.push(await failure(new ServiceApiClient({ baseUrl: sim.url, token: "other" }).listProjects().toArray()));
+    errors.push(await failure(new ServiceApiClient({ baseUrl: sim.url, token: "other-token-value" }).listProjects().toArray()));
     errors.push(await failure(client.createProduct({ title: "", projectId: DEFAULT_IDS.acmeWeb })));
     expect(events.length).toBeGreaterThan(4);
     const text = JSON.stringify([
@@ -149,14 +151,15 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
     const err = await failure(client.updateProduct(MISSING, {}));
     expect(err).toBeInstanceOf(ResponseValidationError);
     expect(err.message).toBe(
-      "products.update: the 200 response does not match the API schema: status must be one of active, archived, draft",
+      "products.update: the 200 response does not match the API schema: status is required. The service accepted the update; read the record again to see its state.",
     );
+    expect(err.mayHaveSucceeded).toBe(true);
   });
 
   it("a wrong type deep in a list is reported with its path", async () => {
     const client = mocked(200, { object: "list", data: [{ object: "project", id: MISSING, name: 5, workspaceId: MISSING }], has_more: false, next_cursor: null });
     const err = await failure(client.listProjects().toArray());
-    expect(err.message).toBe("projects.list: the 200 response does not match the API schema: data.0.name must be a string");
+    expect(err.message).toBe("projects.list: the 200 response does not match the API schema: data.0.name must be a string.");
   });
 
   it("unknown extra fields are tolerated and dropped", async () => {
@@ -173,7 +176,7 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   it("a body that is not JSON", async () => {
     const client = mocked(200, "<html>ok</html>");
     const err = await failure(client.listProjects().toArray());
-    expect(err.message).toBe("projects.list: the 200 response does not match the API schema: body is not valid JSON");
+    expect(err.message).toBe("projects.list: the 200 response does not match the API schema: body is not valid JSON.");
   });
 
   it("an error without an envelope (a proxy page) still becomes an ApiError", async () => {
@@ -190,16 +193,16 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
 
 describe("configuration", () => {
   it("refuses plain http to a non-loopback host", () => {
-    expect(() => new ServiceApiClient({ baseUrl: "http://api.example.com", token: "t" })).toThrow(
+    expect(() => new ServiceApiClient({ baseUrl: "http://api.example.com", token: "tok_0123456789" })).toThrow(
       new ConfigError("baseUrl must use https:// (got http://api.example.com); plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, ::1)"),
     );
-    expect(() => new ServiceApiClient({ baseUrl: "https://api.example.com", publicBaseUrl: "http://10.0.0.5:8080", token: "t" }))
+    expect(() => new ServiceApiClient({ baseUrl: "https://api.example.com", publicBaseUrl: "http://10.0.0.5:8080", token: "tok_0123456789" }))
       .toThrow("publicBaseUrl must use https:// (got http://10.0.0.5:8080)");
   });
 
   it("allows http on loopback and https anywhere", () => {
     for (const baseUrl of ["http://127.0.0.1:8787", "http://localhost:1", "http://[::1]:8787", "http://127.10.0.3", "https://api.example.com/prefix"]) {
-      expect(() => new ServiceApiClient({ baseUrl, token: "t" })).not.toThrow();
+      expect(() => new ServiceApiClient({ baseUrl, token: "tok_0123456789" })).not.toThrow();
     }
   });
 
@@ -209,8 +212,8 @@ describe("configuration", () => {
       delete process.env.SERVICEAPI_TOKEN;
       delete process.env.SERVICEAPI_BASE_URL;
       expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow("token is required: pass `token` or set SERVICEAPI_TOKEN");
-      expect(() => new ServiceApiClient({ token: "t" })).toThrow("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
-      process.env.SERVICEAPI_TOKEN = "from-env";
+      expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
+      process.env.SERVICEAPI_TOKEN = "from-env-token";
       process.env.SERVICEAPI_BASE_URL = "https://x.example";
       expect(new ServiceApiClient().baseUrl).toBe("https://x.example/");
     } finally {
@@ -219,10 +222,10 @@ describe("configuration", () => {
   });
 
   it("rejects credentials in the URL and bad numbers", () => {
-    expect(() => new ServiceApiClient({ baseUrl: "https://user:pw@x.example", token: "t" })).toThrow("baseUrl must not contain credentials");
-    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "t", maxRetries: -1 }))
-      .toThrow("maxRetries must be an integer of at least 0 (got -1)");
-    expect(() => new ServiceApiClient({ baseUrl: "not a url", token: "t" }))
+    expect(() => new ServiceApiClient({ baseUrl: "https://user:pw@x.example", token: "tok_0123456789" })).toThrow("baseUrl must not contain credentials");
+    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "tok_0123456789", maxRetries: -1 }))
+      .toThrow("maxRetries must be an integer from 0 to 10 (got -1)");
+    expect(() => new ServiceApiClient({ baseUrl: "not a url", token: "tok_0123456789" }))
       .toThrow('baseUrl must be an absolute URL such as https://api.example.com (got "not a url")');
   });
 });

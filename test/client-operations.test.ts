@@ -81,7 +81,7 @@ describe("each operation against the simulator", () => {
       title: "Monday check", prompt: "Check the sites", scheduledAt: "2024-01-01T09:00:00Z",
       rrule: "FREQ=WEEKLY;BYDAY=MO", projectId: DEFAULT_IDS.acmeWeb,
     });
-    const next = new Date(task.nextRunAt);
+    const next = new Date(task.nextRunAt!);
     expect(task.rrule).toBe("FREQ=WEEKLY;BYDAY=MO");
     expect(next.getUTCDay()).toBe(1);
     expect(next.getUTCHours()).toBe(9);

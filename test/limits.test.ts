@@ -7,6 +7,14 @@ const P = DEFAULT_IDS.acmeWeb;
 const s = (n: number, ch = "a") => ch.repeat(n);
 
 /** The client refuses before sending: the simulator saw no request. */
+/** List queries are checked when the list is made, before any iteration. */
+function refusedAtCreation(sim: Simulator, make: () => unknown, message: string): void {
+  const before = sim.requests().length;
+  expect(make).toThrow(RequestValidationError);
+  expect(make).toThrow(message);
+  expect(sim.requests().length).toBe(before);
+}
+
 async function refusedBeforeSending(sim: Simulator, call: Promise<unknown>, message: string): Promise<void> {
   const before = sim.requests().length;
   const err = await call.then(() => undefined, (e: unknown) => e);
@@ -81,9 +89,9 @@ describe("limits at their boundaries, in the client before sending", () => {
     await refusedBeforeSending(sim, client.updateProduct(id, { externalCheckoutUrl: "not a uri" }),
       "products.update: invalid request, nothing was sent: externalCheckoutUrl must be an absolute URI");
     await refusedBeforeSending(sim, client.updateProduct("42", {}),
-      "products.update: invalid request, nothing was sent: productId must be a UUID");
+      "products.update: invalid request, nothing was sent: productId must be a UUID (8-4-4-4-12 hex digits)");
     await refusedBeforeSending(sim, client.createProduct({ title: "t", projectId: "acme" }),
-      "products.create: invalid request, nothing was sent: projectId must be a UUID");
+      "products.create: invalid request, nothing was sent: projectId must be a UUID (8-4-4-4-12 hex digits)");
     await refusedBeforeSending(sim, client.createProduct({ title: "t" } as never),
       "products.create: invalid request, nothing was sent: projectId is required");
     await refusedBeforeSending(sim, client.createProduct({ title: "t", projectId: P, status: "active" } as never),
@@ -107,18 +115,18 @@ describe("limits at their boundaries, in the client before sending", () => {
     const { client } = clientFor(sim);
     expect((await client.listSites({ projectId: P, limit: 100 }).firstPage()).items).toHaveLength(100);
     expect((await client.listProjects({ limit: 1 }).firstPage()).items).toHaveLength(1);
-    await refusedBeforeSending(sim, client.listProjects({ limit: 101 }).firstPage(),
+    refusedAtCreation(sim, () => client.listProjects({ limit: 101 }),
       "projects.list: invalid request, nothing was sent: limit must be at most 100");
-    await refusedBeforeSending(sim, client.listSites({ projectId: P, limit: 0 }).firstPage(),
+    refusedAtCreation(sim, () => client.listSites({ projectId: P, limit: 0 }),
       "sites.list: invalid request, nothing was sent: limit must be at least 1");
-    await refusedBeforeSending(sim, client.listProjects({ limit: 2.5 }).firstPage(),
+    refusedAtCreation(sim, () => client.listProjects({ limit: 2.5 }),
       "projects.list: invalid request, nothing was sent: limit must be an integer");
-    await refusedBeforeSending(sim, client.listProjects({ cursor: s(201) }).firstPage(),
+    refusedAtCreation(sim, () => client.listProjects({ cursor: s(201) }),
       "projects.list: invalid request, nothing was sent: cursor must be 1 to 200 characters long (got 201)");
-    await refusedBeforeSending(sim, client.listSites({ projectId: P, cursor: "" }).firstPage(),
+    refusedAtCreation(sim, () => client.listSites({ projectId: P, cursor: "" }),
       "sites.list: invalid request, nothing was sent: cursor must be 1 to 200 characters long (got 0)");
-    await refusedBeforeSending(sim, client.listProjects({ workspaceId: "acme" }).firstPage(),
-      "projects.list: invalid request, nothing was sent: workspaceId must be a UUID");
+    refusedAtCreation(sim, () => client.listProjects({ workspaceId: "acme" }),
+      "projects.list: invalid request, nothing was sent: workspaceId must be a UUID (8-4-4-4-12 hex digits)");
     // A 200-character cursor is sent; the server then judges it.
     const sent = await client.listProjects({ cursor: s(200) }).firstPage().catch((e: Error) => e);
     expect((sent as Error).message).toContain("400 invalid_request: cursor is not a cursor this API returned");
@@ -132,11 +140,11 @@ describe("limits at their boundaries, in the client before sending", () => {
     await refusedBeforeSending(sim, client.createTask({ ...base, scheduledAt: "next tuesday" }),
       "tasks.create: invalid request, nothing was sent: scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=SOMETIMES" }),
-      "tasks.create: invalid request, nothing was sent: rrule must contain a valid FREQ (SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: FREQ must be one of YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY, SECONDLY (got SOMETIMES)");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=DAILY;BOGUS=1" }),
-      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: Unknown RRULE property 'BOGUS'");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: BOGUS is not an RRULE part");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=DAILY;COUNT=x" }),
-      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: COUNT must be an integer");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: COUNT must be an integer (got \"X\")");
     await refusedBeforeSending(sim, client.createTask({ ...base, title: "", prompt: "" }),
       "tasks.create: invalid request, nothing was sent: title must not be empty; prompt must not be empty");
   });
@@ -156,7 +164,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
       .toMatchObject(bad(sim, "description must be at most 10000 characters long (got 10001)"));
     expect(await post({ title: "t", projectId: P, externalCheckoutUrl: "nope" })).toMatchObject(bad(sim, "externalCheckoutUrl must be an absolute URI"));
     expect(await post({ title: "t" })).toMatchObject(bad(sim, "projectId is required"));
-    expect(await post({ title: "t", projectId: "p1" })).toMatchObject(bad(sim, "projectId must be a UUID"));
+    expect(await post({ title: "t", projectId: "p1" })).toMatchObject(bad(sim, "projectId must be a UUID (8-4-4-4-12 hex digits)"));
     expect(await post({ title: "t", projectId: P, status: "active" }))
       .toMatchObject(bad(sim, "status is not accepted when creating a product; set it with products.update"));
     expect(await post({ title: "t", projectId: P, colour: "red" })).toMatchObject(bad(sim, "colour is not a field of this request"));
@@ -168,7 +176,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
       .toMatchObject({ title: s(1024), slug: null, description: null, externalCheckoutUrl: null, status: "archived" });
     expect(await patch({ title: s(1025) })).toMatchObject(bad(sim, "title must be 1 to 1024 characters long (got 1025)"));
     expect(await patch({ status: "live" })).toMatchObject(bad(sim, "status must be one of active, archived, draft"));
-    expect(await patch({}, "/api/v1/public/products/not-a-uuid")).toMatchObject(bad(sim, "productId must be a UUID"));
+    expect(await patch({}, "/api/v1/public/products/not-a-uuid")).toMatchObject(bad(sim, "productId must be a UUID (8-4-4-4-12 hex digits)"));
   });
 
   it("site name and list queries", async () => {
@@ -190,7 +198,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     expect(await raw(sim, "GET", `/v1/projects?cursor=${s(200)}`)).toMatchObject(bad(sim, "cursor is not a cursor this API returned"));
     expect(await raw(sim, "GET", "/v1/projects?cursor=")).toMatchObject(bad(sim, "cursor must be 1 to 200 characters long (got 0)"));
     expect(await raw(sim, "GET", "/api/v1/public/sites")).toMatchObject(bad(sim, "projectId is required"));
-    expect(await raw(sim, "GET", "/v1/projects?workspaceId=w1")).toMatchObject(bad(sim, "workspaceId must be a UUID"));
+    expect(await raw(sim, "GET", "/v1/projects?workspaceId=w1")).toMatchObject(bad(sim, "workspaceId must be a UUID (8-4-4-4-12 hex digits)"));
     expect(await raw(sim, "GET", "/v1/projects?page_size=5")).toMatchObject(bad(sim, "page_size is not a field of this request"));
   });
 
@@ -199,11 +207,11 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     const post = (body: unknown) => raw(sim, "POST", "/v1/tasks", { body });
     const base = { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P };
     expect((await post(base)).status).toBe(201);
-    expect(await post({ ...base, rrule: "garbage" })).toMatchObject(bad(sim, "rrule is not a valid RRULE: Unknown RRULE property 'garbage'"));
+    expect(await post({ ...base, rrule: "garbage" })).toMatchObject(bad(sim, 'rrule is not a valid RRULE: "garbage" is not a NAME=VALUE part'));
     expect(await post({ ...base, rrule: "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY" }))
-      .toMatchObject(bad(sim, "rrule must be a single RRULE without DTSTART (scheduledAt sets the start)"));
+      .toMatchObject(bad(sim, "rrule is not a valid RRULE: must be a single line without DTSTART (scheduledAt sets the start)"));
     expect(await post({ ...base, scheduledAt: "2020-01-01T00:00:00Z", rrule: "FREQ=DAILY;COUNT=3" }))
-      .toMatchObject(bad(sim, "rrule has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past)"));
+      .toMatchObject(bad(sim, "rrule has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)"));
     expect(await post({ ...base, scheduledAt: "2030-01-01" }))
       .toMatchObject(bad(sim, "scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z"));
     expect(await post({ title: "t" })).toMatchObject(bad(sim, "prompt is required; scheduledAt is required; projectId is required"));
@@ -214,7 +222,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     const path = "/api/v1/public/products";
     expect(await raw(sim, "POST", path, { rawBody: "{nope" })).toMatchObject(bad(sim, "body is not valid JSON"));
     expect(await raw(sim, "POST", path, { rawBody: "{}", contentType: "text/plain" }))
-      .toMatchObject(bad(sim, "Content-Type must be application/json"));
+      .toMatchObject(bad(sim, "Content-Type must be application/json (optionally with a charset)"));
     expect(await raw(sim, "POST", path, {})).toMatchObject(bad(sim, "body must be a JSON object"));
   });
 });

@@ -42,7 +42,7 @@ describe("429: wait exactly Retry-After, for every operation", () => {
     const err = await client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x" }).catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as Error).message).toContain("The server asked to wait 120000 ms, more than maxRetryAfterMs (5000 ms).");
+    expect((err as Error).message).toContain("The server asked to wait 120000 ms, more than maxRetryAfterMs (5000 ms); not retried.");
     expect(sim.requests()).toHaveLength(1);
   });
 

@@ -146,10 +146,10 @@ describe("simulator: seed files", () => {
       workspaces: [{ id: ws, name: "Solo" }],
       projects: [{ id: project, workspaceId: ws, name: "Only" }],
       sites: [{ id: seedId("t:site"), projectId: project, name: "Home", subdomain: "home", is_default: true }],
-      tokens: [{ token: "solo-token", workspaces: [ws] }],
+      tokens: [{ token: "solo-token-1", workspaces: [ws] }],
     }));
     const sim = await simulator({ seedFile: file });
-    expect(sim.token).toBe("solo-token");
+    expect(sim.token).toBe("solo-token-1");
     expect((await raw(sim, "GET", "/v1/projects")).body.data).toEqual([{ object: "project", id: project, name: "Only", workspaceId: ws }]);
   });
 
@@ -159,7 +159,7 @@ describe("simulator: seed files", () => {
     const ws = seedId("t:ws");
     writeFileSync(file, JSON.stringify({
       workspaces: [{ id: ws, name: "Solo" }], projects: [{ id: seedId("p"), workspaceId: seedId("other"), name: null }],
-      sites: [], tokens: [{ token: "x", workspaces: [ws] }],
+      sites: [], tokens: [{ token: "xxxxxxxx", workspaces: [ws] }],
     }));
     await expect(simulator({ seedFile: file })).rejects.toThrow(
       `invalid seed ${file}: project ${seedId("p")} names unknown workspace ${seedId("other")}`,

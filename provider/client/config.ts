@@ -1,11 +1,20 @@
 import type { Dispatcher } from "undici";
 import { ConfigError } from "./core/error";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry";
 
 export type LogEvent =
   | { type: "request"; operation: string; method: string; url: string; attempt: number }
   | { type: "response"; operation: string; status: number; attempt: number; durationMs: number; requestId?: string }
   | { type: "retry"; operation: string; attempt: number; delayMs: number; reason: string };
+
+/** Options for one call; they override the client's for that call only. */
+export interface RequestOptions {
+  /** Stops the request, any backoff sleep and the shared 429 wait at once (`AbortError`). */
+  signal?: AbortSignal;
+  /** Per-attempt timeout for this call, in ms (1 to 3,600,000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt for this call (0 to 10); 429 waits are bounded by `rateLimitBudgetMs` instead. */
+  maxRetries?: number;
+}
 
 export interface ClientOptions {
   /** API token. Defaults to `SERVICEAPI_TOKEN`. */
@@ -14,16 +23,20 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Origin for the `/api/v1/public/...` operations. Defaults to `SERVICEAPI_PUBLIC_BASE_URL`, then `baseUrl`. */
   publicBaseUrl?: string;
-  /** Per-attempt timeout covering the whole response, in ms. Default 30000. */
+  /** Per-attempt timeout covering the whole response, in ms. Default 30,000; 1 to 3,600,000. */
   timeoutMs?: number;
-  /** Retries after the first attempt. Default 3. */
+  /** Retries after the first attempt for 5xx, timeouts and dropped connections. Default 3; 0 to 10. */
   maxRetries?: number;
-  /** First backoff delay in ms (doubles per retry, jittered). Default 500. */
+  /** First backoff delay in ms (doubles per retry, jittered). Default 500; 0 to 60,000. */
   initialRetryDelayMs?: number;
-  /** Largest backoff delay in ms. Default 8000. */
+  /** Largest backoff delay in ms. Default 8,000; 0 to 600,000. */
   maxRetryDelayMs?: number;
-  /** Longest `Retry-After` honoured, in ms; a longer one fails the call at once. Default 60000. */
+  /** Longest single `Retry-After` (429 or 503) honoured, in ms; a longer one fails the call at once. Default 60,000; 0 to 3,600,000. */
   maxRetryAfterMs?: number;
+  /** Total time one call may spend waiting on 429 responses, in ms. Default 300,000 (5 min); 0 to 3,600,000. */
+  rateLimitBudgetMs?: number;
+  /** Largest response body read, in bytes. Default 10 MiB; 1,024 to 1 GiB. */
+  maxResponseBytes?: number;
   /** undici dispatcher to use instead of the client's own keep-alive Agent (tests, proxies). */
   dispatcher?: Dispatcher;
   /** Receives one event per request, response and retry. Events never contain the token. */
@@ -32,44 +45,85 @@ export interface ClientOptions {
   userAgent?: string;
 }
 
+export interface RetryPolicy {
+  maxRetries: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
+  rateLimitBudgetMs: number;
+}
+
 export interface ResolvedConfig {
   token: string;
   baseUrl: URL;
   publicBaseUrl: URL;
   timeoutMs: number;
+  maxResponseBytes: number;
   retry: RetryPolicy;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Every numeric option: default and inclusive range. All stay below 2^31 ms, the limit of Node timers. */
+export const NUMERIC_OPTIONS = {
+  timeoutMs: { default: 30_000, min: 1, max: 3_600_000 },
+  maxRetries: { default: 3, min: 0, max: 10 },
+  initialRetryDelayMs: { default: 500, min: 0, max: 60_000 },
+  maxRetryDelayMs: { default: 8_000, min: 0, max: 600_000 },
+  maxRetryAfterMs: { default: 60_000, min: 0, max: 3_600_000 },
+  rateLimitBudgetMs: { default: 300_000, min: 0, max: 3_600_000 },
+  maxResponseBytes: { default: 10 * 1024 * 1024, min: 1024, max: 1024 * 1024 * 1024 },
+} as const;
+type NumericOption = keyof typeof NUMERIC_OPTIONS;
+
+/** Shorter tokens are refused: redacting a one-letter token would corrupt every message it appears in. */
+export const MIN_TOKEN_LENGTH = 8;
 
 export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const token = options.token ?? env.SERVICEAPI_TOKEN;
   if (!token) throw new ConfigError("token is required: pass `token` or set SERVICEAPI_TOKEN");
-  if (/\s/.test(token)) throw new ConfigError("token must not contain whitespace");
+  checkToken(token);
+  if (options.userAgent !== undefined && !/^[\x20-\x7e]+$/.test(options.userAgent)) {
+    throw new ConfigError("userAgent must be printable ASCII (it is sent as a header)");
+  }
   const baseUrlText = options.baseUrl ?? env.SERVICEAPI_BASE_URL;
   if (!baseUrlText) throw new ConfigError("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
   const baseUrl = checkBaseUrl("baseUrl", baseUrlText);
   const publicText = options.publicBaseUrl ?? env.SERVICEAPI_PUBLIC_BASE_URL;
   const publicBaseUrl = publicText ? checkBaseUrl("publicBaseUrl", publicText) : baseUrl;
+  const n = (name: NumericOption) => checkNumber(name, options[name]);
   return {
     token,
     baseUrl,
     publicBaseUrl,
-    timeoutMs: count("timeoutMs", options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1),
+    timeoutMs: n("timeoutMs"),
+    maxResponseBytes: n("maxResponseBytes"),
     retry: {
-      maxRetries: count("maxRetries", options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries, 0),
-      initialDelayMs: count("initialRetryDelayMs", options.initialRetryDelayMs ?? DEFAULT_RETRY_POLICY.initialDelayMs, 0),
-      maxDelayMs: count("maxRetryDelayMs", options.maxRetryDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs, 0),
-      maxRetryAfterMs: count("maxRetryAfterMs", options.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs, 0),
+      maxRetries: n("maxRetries"),
+      initialDelayMs: n("initialRetryDelayMs"),
+      maxDelayMs: n("maxRetryDelayMs"),
+      maxRetryAfterMs: n("maxRetryAfterMs"),
+      rateLimitBudgetMs: n("rateLimitBudgetMs"),
     },
   };
 }
 
-function count(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${name} must be an integer of at least ${min} (got ${value})`);
+/** Checks one numeric option against its documented range; `undefined` gives the default. */
+export function checkNumber(name: NumericOption, value: number | undefined): number {
+  const spec = NUMERIC_OPTIONS[name];
+  if (value === undefined) return spec.default;
+  if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
+    throw new ConfigError(`${name} must be an integer from ${spec.min} to ${spec.max} (got ${value})`);
   }
   return value;
+}
+
+/** The token is sent in a header, so it must be a valid header value; the message never shows it. */
+function checkToken(token: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new ConfigError("token must be printable ASCII without spaces, control characters or non-ASCII letters (it is sent in the Authorization header)");
+  }
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(`token is too short (${token.length} characters; at least ${MIN_TOKEN_LENGTH}): check SERVICEAPI_TOKEN or serviceapi:token`);
+  }
 }
 
 /** Accepts https URLs, and plain http only on loopback where nothing crosses a network. */

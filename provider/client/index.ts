@@ -1,13 +1,14 @@
 export { ServiceApiClient } from "./client";
-export { type ClientOptions, type LogEvent } from "./config";
+export { type ClientOptions, type RequestOptions, type LogEvent, NUMERIC_OPTIONS, MIN_TOKEN_LENGTH } from "./config";
 export {
   ServiceApiError, ApiError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError,
-  RateLimitError, InternalServerError, ServiceUnavailableError, ConnectionError, TimeoutError,
-  RequestValidationError, ResponseValidationError, PaginationError, ConfigError, type ErrorIssue,
+  RateLimitError, InternalServerError, ServiceUnavailableError, ConnectionError, TimeoutError, AbortError,
+  ResponseTooLargeError, ClientUsageError, RequestValidationError, ResponseValidationError, PaginationError, ConfigError,
+  type ErrorIssue,
 } from "./core/error";
 export { CursorList, type Page } from "./core/pagination";
-export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, type OperationName } from "./operations";
+export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "./schemas";
 export type {
-  Project, Site, Task, Product, ProductStatus, ListProjectsQuery, ListSitesQuery, UpdateSiteBody, CreateTaskBody,
-  CreateProductBody, UpdateProductBody,
+  Project, Site, Task, Product, ProductStatus, KnownProductStatus, ListProjectsQuery, ListSitesQuery, UpdateSiteBody,
+  CreateTaskBody, CreateProductBody, UpdateProductBody,
 } from "./schemas";

@@ -1,45 +1,287 @@
+/**
+ * RFC 5545 RRULE values, shared by the client (refuses before sending) and the simulator (400).
+ *
+ * The `rrule` package computes occurrences, but it trusts its input: INTERVAL=-1 walks backwards
+ * forever, FREQ=HOURLY;INTERVAL=2;BYHOUR=3 from an even hour loops forever inside one step, and a
+ * rule with no possible day scans every period up to the year 9999. So every part is checked
+ * against the RFC's ranges and rules first, unreachable sub-daily rules are refused by arithmetic,
+ * and the search itself is bounded (see `nextOccurrence`).
+ */
 import { RRule, type Options as RRuleOptions } from "rrule";
 
-/** Integer-valued RRULE parts; the rrule parser keeps malformed values as strings instead of failing. */
-const INTEGER_PARTS = [
-  "count", "interval", "bysetpos", "bymonth", "bymonthday", "byyearday",
-  "byweekno", "byhour", "byminute", "bysecond",
+const FREQS = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SECONDLY"] as const;
+type Freq = (typeof FREQS)[number];
+const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
+const PARTS = [
+  "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
+  "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
 ] as const;
+type Part = (typeof PARTS)[number];
 
-export type RecurrenceParse =
-  | { ok: true; options: Partial<RRuleOptions> }
-  | { ok: false; problem: string };
+/** Occurrences examined between the start of the series and now before giving up (a few ms of work). */
+export const MAX_OCCURRENCES_SCANNED = 5_000;
+const DAY_MS = 86_400_000;
+/** The Gregorian calendar repeats exactly every 400 years (146,097 days, a whole number of weeks). */
+const CYCLE_MS = 146_097 * DAY_MS;
+const FIXED_PERIOD_MS: Partial<Record<Freq, number>> = {
+  WEEKLY: 7 * DAY_MS, DAILY: DAY_MS, HOURLY: 3_600_000, MINUTELY: 60_000, SECONDLY: 1_000,
+};
+
+interface ParsedRule {
+  parts: Partial<Record<Part, string>>;
+  freq: Freq;
+  interval: number;
+  ints: Partial<Record<Part, number[]>>;
+}
+
+type Parse = { ok: true; rule: ParsedRule } | { ok: false; problem: string };
+
+/** Static checks only (no start time needed). Returns the problem, or undefined when valid. */
+export function validateRecurrence(value: string): string | undefined {
+  const parsed = parse(value);
+  return parsed.ok ? undefined : parsed.problem;
+}
+
+/** Static checks plus those that need the series' start: reachability and a first occurrence. */
+export function checkRecurrence(value: string, scheduledAt: string): string | undefined {
+  const start = new Date(scheduledAt);
+  const result = nextOccurrence(value, start, start);
+  return result.ok ? undefined : result.problem;
+}
+
+export type Occurrence = { ok: true; date: Date } | { ok: false; problem: string };
 
 /**
- * Parses an RFC 5545 RRULE value such as `FREQ=WEEKLY;BYDAY=MO` (an `RRULE:` prefix is allowed).
- * The start of the series is the task's `scheduledAt`, so a DTSTART inside the rule is refused
- * rather than silently overriding it.
+ * The first occurrence at or after `from` of the series that starts at `start`, computed with the
+ * `rrule` package's own iteration under two hard bounds on work: at most
+ * `MAX_OCCURRENCES_SCANNED` occurrences, and at most about 500 years of periods (the series is
+ * moved by whole 400-year calendar cycles, which keep every weekday and leap day, so that
+ * rrule's own year-9999 limit ends the scan).
  */
-export function parseRecurrence(rule: string): RecurrenceParse {
-  const text = rule.trim().replace(/^RRULE:/i, "");
-  if (text === "") return { ok: false, problem: "must not be empty" };
-  if (/[\r\n]/.test(text) || /(^|;)DTSTART/i.test(text)) {
-    return { ok: false, problem: "must be a single RRULE without DTSTART (scheduledAt sets the start)" };
+export function nextOccurrence(value: string, start: Date, from: Date): Occurrence {
+  const parsed = parse(value);
+  if (!parsed.ok) return parsed;
+  const rule = parsed.rule;
+  const unreachable = unreachableTime(rule, start);
+  if (unreachable) return { ok: false, problem: unreachable };
+
+  const searchFrom = Math.max(from.getTime(), start.getTime());
+  let dtstart = start.getTime();
+  // A fixed-length period without COUNT repeats exactly every INTERVAL periods, so the series can
+  // restart at its last occurrence slot before `searchFrom` instead of walking from `start`.
+  const period = FIXED_PERIOD_MS[rule.freq];
+  if (period !== undefined && rule.parts.COUNT === undefined && searchFrom > dtstart) {
+    const step = period * rule.interval;
+    dtstart += Math.floor((searchFrom - dtstart) / step) * step;
   }
-  let options: Partial<RRuleOptions>;
-  try {
-    options = RRule.parseString(text);
-  } catch (err) {
-    return { ok: false, problem: `is not a valid RRULE: ${(err as Error).message}` };
+  const year = new Date(searchFrom).getUTCFullYear();
+  const shift = Math.floor((9899 - year) / 400) * CYCLE_MS;
+  if (dtstart < searchFrom - 100 * 365.25 * DAY_MS) {
+    // MONTHLY/YEARLY periods vary in length and COUNT counts from the start, so these walk from scheduledAt.
+    return { ok: false, problem: "starts more than 100 years before now; use a later scheduledAt" };
   }
-  if (options.freq === undefined) {
-    return { ok: false, problem: "must contain a valid FREQ (SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)" };
+  const options: Partial<RRuleOptions> = { ...RRule.parseString(serialize(rule)), dtstart: new Date(dtstart + shift) };
+  if (options.until) options.until = new Date(options.until.getTime() + shift);
+
+  let found: Date | undefined;
+  let scanned = 0;
+  new RRule(options).all((date) => {
+    scanned += 1;
+    if (date.getTime() >= searchFrom + shift) {
+      found = date;
+      return false;
+    }
+    return scanned < MAX_OCCURRENCES_SCANNED;
+  });
+  if (found) return { ok: true, date: new Date(found.getTime() - shift) };
+  if (scanned >= MAX_OCCURRENCES_SCANNED) {
+    return {
+      ok: false,
+      problem: `has more than ${MAX_OCCURRENCES_SCANNED} occurrences between scheduledAt and now; use a later scheduledAt`,
+    };
   }
-  for (const part of INTEGER_PARTS) {
-    const value = options[part] as unknown;
-    if (value === undefined || value === null) continue;
-    const values = Array.isArray(value) ? value : [value];
-    if (!values.every((v) => Number.isInteger(v))) {
-      return { ok: false, problem: `is not a valid RRULE: ${part.toUpperCase()} must be an integer` };
+  return from.getTime() > start.getTime()
+    ? { ok: false, problem: "has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)" }
+    : { ok: false, problem: "has no occurrence: no date matches all of its BY parts (in the 100 years after scheduledAt)" };
+}
+
+function serialize(rule: ParsedRule): string {
+  return PARTS.filter((p) => rule.parts[p] !== undefined).map((p) => `${p}=${rule.parts[p]}`).join(";");
+}
+
+function parse(value: string): Parse {
+  const textValue = value.trim().replace(/^RRULE:/i, "");
+  if (textValue === "") return fail("must not be empty");
+  if (/[\r\n]/.test(textValue)) return fail("must be a single line without DTSTART (scheduledAt sets the start)");
+  const parts: Partial<Record<Part, string>> = {};
+  for (const piece of textValue.split(";")) {
+    const eq = piece.indexOf("=");
+    if (eq <= 0) return fail(`${JSON.stringify(piece)} is not a NAME=VALUE part`);
+    const name = piece.slice(0, eq).toUpperCase();
+    const partValue = piece.slice(eq + 1).toUpperCase();
+    if (name === "DTSTART") return fail("DTSTART is not allowed (scheduledAt sets the start)");
+    if (!(PARTS as readonly string[]).includes(name)) return fail(`${name} is not an RRULE part`);
+    if (parts[name as Part] !== undefined) return fail(`${name} appears twice`);
+    if (partValue === "") return fail(`${name} must have a value`);
+    parts[name as Part] = partValue;
+  }
+  const freq = parts.FREQ as Freq | undefined;
+  if (freq === undefined) return fail("FREQ is required (SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)");
+  if (!FREQS.includes(freq)) return fail(`FREQ must be one of ${FREQS.join(", ")} (got ${freq})`);
+
+  const ints: Partial<Record<Part, number[]>> = {};
+  const ranges: [Part, number, number, boolean][] = [
+    // part, min, max, whether negative values (counting from the end) are allowed
+    ["COUNT", 1, 2 ** 31 - 1, false], ["INTERVAL", 1, 2 ** 31 - 1, false],
+    ["BYSECOND", 0, 60, false], ["BYMINUTE", 0, 59, false], ["BYHOUR", 0, 23, false],
+    ["BYMONTHDAY", 1, 31, true], ["BYYEARDAY", 1, 366, true], ["BYWEEKNO", 1, 53, true],
+    ["BYMONTH", 1, 12, false], ["BYSETPOS", 1, 366, true],
+  ];
+  for (const [part, min, max, signed] of ranges) {
+    const raw = parts[part];
+    if (raw === undefined) continue;
+    const list = part === "COUNT" || part === "INTERVAL" ? [raw] : raw.split(",");
+    const numbers: number[] = [];
+    for (const item of list) {
+      if (!/^[+-]?\d{1,10}$/.test(item)) return fail(`${part} must be ${list.length > 1 || part.startsWith("BY") ? "a list of integers" : "an integer"} (got ${JSON.stringify(raw)})`);
+      const n = Number(item);
+      const magnitude = Math.abs(n);
+      if (magnitude < min || magnitude > max || (n < 0 && !signed)) {
+        const range = signed ? `${min} to ${max} or -${max} to -${min}` : `${min} to ${max}`;
+        return fail(`${part} must be ${range} (got ${item})`);
+      }
+      numbers.push(n);
+    }
+    ints[part] = numbers;
+  }
+  if (ints.BYSECOND?.includes(60)) return fail("BYSECOND=60 (a leap second) is not supported; use 0 to 59");
+  if (parts.COUNT !== undefined && parts.UNTIL !== undefined) return fail("must not have both COUNT and UNTIL (RFC 5545)");
+  if (parts.UNTIL !== undefined && !validUntil(parts.UNTIL)) {
+    return fail(`UNTIL must be a date (YYYYMMDD) or a UTC date-time (YYYYMMDDTHHMMSSZ) (got ${parts.UNTIL})`);
+  }
+  if (parts.WKST !== undefined && !(WEEKDAYS as readonly string[]).includes(parts.WKST)) {
+    return fail(`WKST must be one of ${WEEKDAYS.join(", ")} (got ${parts.WKST})`);
+  }
+  if (parts.BYDAY !== undefined) {
+    for (const item of parts.BYDAY.split(",")) {
+      const m = /^([+-]?)(\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item);
+      if (!m) return fail(`BYDAY must be a list of weekdays such as MO, or 1MO, -1FR (got ${JSON.stringify(item)})`);
+      if (m[2] === undefined) continue;
+      const n = Number(m[2]);
+      if (freq !== "MONTHLY" && freq !== "YEARLY") return fail(`BYDAY ${item}: a numbered weekday needs FREQ=MONTHLY or YEARLY`);
+      if (freq === "YEARLY" && parts.BYWEEKNO !== undefined) return fail(`BYDAY ${item}: a numbered weekday cannot be used with BYWEEKNO`);
+      const most = freq === "MONTHLY" || parts.BYMONTH !== undefined ? 5 : 53;
+      if (n < 1 || n > most) return fail(`BYDAY ${item}: the number must be 1 to ${most}${most === 5 ? " (a month has at most 5 of a weekday)" : ""}`);
     }
   }
-  if (options.until && Number.isNaN(options.until.getTime())) {
-    return { ok: false, problem: "is not a valid RRULE: UNTIL is not a valid date" };
+  if (parts.BYMONTHDAY !== undefined && freq === "WEEKLY") return fail("BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)");
+  if (parts.BYYEARDAY !== undefined && ["DAILY", "WEEKLY", "MONTHLY"].includes(freq)) {
+    return fail(`BYYEARDAY cannot be used with FREQ=${freq} (RFC 5545)`);
   }
-  return { ok: true, options };
+  if (parts.BYWEEKNO !== undefined && freq !== "YEARLY") return fail("BYWEEKNO needs FREQ=YEARLY (RFC 5545)");
+  if (parts.BYSETPOS !== undefined && !PARTS.some((p) => p.startsWith("BY") && p !== "BYSETPOS" && parts[p] !== undefined)) {
+    return fail("BYSETPOS needs another BY part to select from (RFC 5545)");
+  }
+  const subDaily = freq === "HOURLY" || freq === "MINUTELY" || freq === "SECONDLY";
+  const dateParts = (["BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYDAY"] as const).filter((p) => parts[p] !== undefined);
+  const timeParts = (["BYHOUR", "BYMINUTE", "BYSECOND"] as const).filter((p) => parts[p] !== undefined);
+  if (subDaily && dateParts.length > 0 && timeParts.length > 0) {
+    // The rrule package skips excluded days with a jump that then spins through BYHOUR/BYMINUTE/
+    // BYSECOND and can loop for good; the same schedule is expressible with a daily or coarser FREQ.
+    return fail(`FREQ=${freq} with both ${dateParts.join("/")} and ${timeParts.join("/")} is not supported; `
+      + "use FREQ=DAILY (or coarser) with BYHOUR/BYMINUTE/BYSECOND for times on chosen days");
+  }
+  const interval = ints.INTERVAL?.[0] ?? 1;
+  const coarser = freq === "SECONDLY" ? (["BYMINUTE", "BYHOUR"] as const) : freq === "MINUTELY" ? (["BYHOUR"] as const) : [];
+  const carried = coarser.filter((p) => parts[p] !== undefined);
+  if (carried.length > 0 && interval >= 60) {
+    // Past 60 the rrule package carries into the next unit in uneven steps that can skip every allowed value forever.
+    return fail(`FREQ=${freq} with ${carried.join("/")} needs INTERVAL below 60 (got ${interval})`);
+  }
+  if (ints.BYSETPOS) {
+    const count = (p: Part) => new Set<unknown>(ints[p] ?? parts[p]?.split(",") ?? [0]).size;
+    const times = { DAILY: count("BYHOUR") * count("BYMINUTE") * count("BYSECOND"), HOURLY: count("BYMINUTE") * count("BYSECOND"),
+      MINUTELY: count("BYSECOND"), SECONDLY: 1 }[freq as "DAILY"] ?? count("BYHOUR") * count("BYMINUTE") * count("BYSECOND");
+    // Without a day-level BY part each period holds one day: the start's weekday, day of month or date.
+    const dayParts = (p: readonly Part[]) => p.some((x) => parts[x] !== undefined);
+    const days = freq === "WEEKLY" ? (parts.BYDAY ? 7 : 1)
+      : freq === "MONTHLY" ? (dayParts(["BYDAY", "BYMONTHDAY"]) ? 31 : 1)
+      : freq === "YEARLY" ? (dayParts(["BYMONTH", "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO"]) ? 366 : 1) : 1;
+    const most = days * times;
+    if (ints.BYSETPOS.every((n) => Math.abs(n) > most)) {
+      return fail(`BYSETPOS=${parts.BYSETPOS} selects nothing: each FREQ=${freq} period has at most ${most} candidate${most === 1 ? "" : "s"}`);
+    }
+  }
+  const rule: ParsedRule = { parts, freq, interval, ints };
+  const impossible = impossibleDate(rule);
+  if (impossible) return fail(impossible);
+  return { ok: true, rule };
+}
+
+function fail(problem: string): { ok: false; problem: string } {
+  return { ok: false, problem: `is not a valid RRULE: ${problem}` };
+}
+
+function validUntil(value: string): boolean {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  const date = new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d && h! < 24 && mi! < 60 && s! < 60;
+}
+
+/**
+ * BYMONTH, BYMONTHDAY and BYYEARDAY that no day of a leap or common year satisfies together.
+ * (Weekdays add no such dead end: over the 400-year cycle every date falls on every weekday.)
+ */
+function impossibleDate(rule: ParsedRule): string | undefined {
+  const { BYMONTH: months, BYMONTHDAY: monthDays, BYYEARDAY: yearDays } = rule.ints;
+  if (!monthDays && !yearDays) return undefined;
+  for (const length of [365, 366]) {
+    for (let ordinal = 1; ordinal <= length; ordinal++) {
+      const date = new Date(Date.UTC(length === 366 ? 2000 : 2001, 0, ordinal));
+      const month = date.getUTCMonth() + 1;
+      const day = date.getUTCDate();
+      const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), month, 0)).getUTCDate();
+      if (months && !months.includes(month)) continue;
+      if (monthDays && !monthDays.some((d) => d === day || d === day - daysInMonth - 1)) continue;
+      if (yearDays && !yearDays.some((d) => d === ordinal || d === ordinal - length - 1)) continue;
+      return undefined;
+    }
+  }
+  const named = (["BYMONTH", "BYMONTHDAY", "BYYEARDAY"] as const).filter((p) => rule.parts[p] !== undefined)
+    .map((p) => `${p}=${rule.parts[p]}`).join(";");
+  return `no date matches ${named}, so it has no occurrence`;
+}
+
+/**
+ * Sub-daily rules step through the clock by INTERVAL from the start's time of day, so only times
+ * congruent to it modulo gcd(INTERVAL, units per day) are ever reached. The rrule package loops
+ * forever looking for an unreachable BYHOUR/BYMINUTE/BYSECOND, so refuse those rules up front.
+ */
+function unreachableTime(rule: ParsedRule, start: Date): string | undefined {
+  const unit = { HOURLY: 3600, MINUTELY: 60, SECONDLY: 1 }[rule.freq as "HOURLY"];
+  if (unit === undefined) return undefined;
+  const hours = rule.ints.BYHOUR ?? range(24);
+  const minutes = rule.freq === "HOURLY" ? [0] : rule.ints.BYMINUTE ?? range(60);
+  const seconds = rule.freq === "SECONDLY" ? rule.ints.BYSECOND ?? range(60) : [0];
+  if (!rule.ints.BYHOUR && !(rule.freq !== "HOURLY" && rule.ints.BYMINUTE) && !(rule.freq === "SECONDLY" && rule.ints.BYSECOND)) return undefined;
+  const unitsPerDay = 86_400 / unit;
+  const g = gcd(rule.interval, unitsPerDay);
+  const startSecond = start.getUTCHours() * 3600 + (rule.freq === "HOURLY" ? 0 : start.getUTCMinutes() * 60)
+    + (rule.freq === "SECONDLY" ? start.getUTCSeconds() : 0);
+  const phase = (startSecond / unit) % g;
+  for (const h of hours) for (const m of minutes) for (const s of seconds) {
+    if (((h * 3600 + m * 60 + s) / unit) % g === phase) return undefined;
+  }
+  return `is not a valid RRULE: with FREQ=${rule.freq};INTERVAL=${rule.interval} starting at ${start.toISOString().slice(11, 19)} UTC, `
+    + "no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached";
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }

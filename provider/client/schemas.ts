@@ -1,37 +1,88 @@
 /**
- * The service's records, envelopes and request bodies as zod schemas: the single source of the
- * client's types and of the limits that both the client and the simulator enforce.
+ * The service as data: the six operations (method, path, version), the records, envelopes and
+ * request bodies as zod schemas, and every documented limit. The client and the simulator both
+ * validate with these, so they cannot disagree.
+ *
+ * Rule: requests are strict (unknown fields refused, every limit checked before sending);
+ * responses are tolerant wherever the spec is silent (fields it does not mark required may be
+ * absent, any 8-4-4-4-12 hex UUID, unknown enum values kept), so a real server never breaks a
+ * caller on a detail the spec left open.
  */
 import { z } from "zod";
-import { parseRecurrence } from "./rrule";
+import { checkRecurrence, validateRecurrence } from "./rrule";
+
+// ---- Operations ----
+
+export type HttpMethod = "GET" | "POST" | "PATCH";
+
+export const API_VERSION = "2026-07-11";
+/** Product creation is the one operation pinned to an older version. */
+export const PRODUCT_CREATE_VERSION = "2026-06-27";
+
+export interface OperationSpec {
+  method: HttpMethod;
+  /** `base` paths live under `baseUrl` (`/v1/...`), `public` ones under `publicBaseUrl` (`/api/v1/public/...`). */
+  host: "base" | "public";
+  path: string;
+  version: string;
+}
+
+export const OPERATIONS = {
+  "projects.list": { method: "GET", host: "base", path: "/v1/projects", version: API_VERSION },
+  "sites.update": { method: "PATCH", host: "base", path: "/v1/sites/{siteId}", version: API_VERSION },
+  "tasks.create": { method: "POST", host: "base", path: "/v1/tasks", version: API_VERSION },
+  "sites.list": { method: "GET", host: "public", path: "/api/v1/public/sites", version: API_VERSION },
+  "products.create": { method: "POST", host: "public", path: "/api/v1/public/products", version: PRODUCT_CREATE_VERSION },
+  "products.update": { method: "PATCH", host: "public", path: "/api/v1/public/products/{productId}", version: API_VERSION },
+} as const satisfies Record<string, OperationSpec>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+// ---- Building blocks ----
 
 /** Length in characters (Unicode code points), which is what the spec's limits count. */
-function charLength(value: string): number {
+export function charLength(value: string): number {
   let count = 0;
   for (const _ of value) count++;
   return count;
 }
 
-function text(min: number, max: number) {
+/**
+ * A request string. Lone UTF-16 surrogates are refused: they cannot be encoded as UTF-8, so the
+ * server would store U+FFFD and a later read would differ from what was written.
+ */
+export function text(min = 0, max = Number.POSITIVE_INFINITY) {
   return z.string().superRefine((value, ctx) => {
-    const length = charLength(value);
-    if (length < min || length > max) {
-      ctx.addIssue({
-        code: "custom",
-        message: min === 0
-          ? `must be at most ${max} characters long (got ${length})`
-          : `must be ${min} to ${max} characters long (got ${length})`,
-      });
+    if (!value.isWellFormed()) {
+      ctx.addIssue({ code: "custom", message: "must be well-formed Unicode (it contains a lone UTF-16 surrogate)" });
+      return;
     }
+    const length = charLength(value);
+    if (length >= min && length <= max) return;
+    let message: string;
+    if (max === Number.POSITIVE_INFINITY) message = min === 1 ? "must not be empty" : `must be at least ${min} characters long (got ${length})`;
+    else if (min === 0) message = `must be at most ${max} characters long (got ${length})`;
+    else message = `must be ${min} to ${max} characters long (got ${length})`;
+    ctx.addIssue({ code: "custom", message });
   });
 }
 
-const nonEmpty = z.string().min(1, { error: "must not be empty" });
-export const uuid = z.uuid({ error: "must be a UUID" });
-const uri = z.url({ error: "must be an absolute URI" });
+/**
+ * Any 8-4-4-4-12 hex UUID. The spec says "string, uuid" and nothing about RFC 9562 version or
+ * variant bits, so ids such as `ccdf56a4-8fd7-0d19-e8ad-d64bc232702d` are valid everywhere.
+ */
+export const uuid = z.guid({ error: "must be a UUID (8-4-4-4-12 hex digits)" });
+const uri = text().pipe(z.url({ error: "must be an absolute URI" }));
 
 export const PRODUCT_STATUSES = ["active", "archived", "draft"] as const;
+/** The statuses a request may send (strict). */
 export const productStatus = z.enum(PRODUCT_STATUSES, { error: `must be one of ${PRODUCT_STATUSES.join(", ")}` });
+export type KnownProductStatus = (typeof PRODUCT_STATUSES)[number];
+/**
+ * A status as a response may carry it: one of the three known values, or a value a newer server
+ * added. `(string & {})` keeps editor completion and `switch` narrowing on the known three.
+ */
+export type ProductStatus = KnownProductStatus | (string & {});
 
 export const LIMITS = {
   siteName: { min: 1, max: 255 },
@@ -42,8 +93,9 @@ export const LIMITS = {
   pageSize: { min: 1, max: 100 },
 } as const;
 
-// ---- Records (responses tolerate unknown extra fields: z.object strips them) ----
+// ---- Records (responses: unknown extra fields are dropped; see the rule above) ----
 
+/** Project and Product mark every field required; Site and Task mark none, so only `object` and `id` are. */
 export const Project = z.object({
   object: z.literal("project"),
   id: uuid,
@@ -54,20 +106,20 @@ export const Project = z.object({
 export const Site = z.object({
   object: z.literal("site"),
   id: uuid,
-  name: z.string(),
-  subdomain: z.string(),
-  is_default: z.boolean(),
+  name: z.string().optional(),
+  subdomain: z.string().optional(),
+  is_default: z.boolean().optional(),
 });
 
 export const Task = z.object({
   object: z.literal("task"),
   id: uuid,
-  title: z.string(),
-  emoji: z.string(),
-  rrule: z.string(),
-  nextRunAt: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  title: z.string().optional(),
+  emoji: z.string().optional(),
+  rrule: z.string().optional(),
+  nextRunAt: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
 });
 
 export const Product = z.object({
@@ -76,12 +128,12 @@ export const Product = z.object({
   title: z.string(),
   description: z.string().nullable(),
   slug: z.string().nullable(),
-  status: productStatus,
+  status: z.string() as z.ZodType<ProductStatus>,
   type: z.string(),
   externalCheckoutUrl: z.string().nullable(),
 });
 
-export function listEnvelope<T extends z.ZodType>(item: T) {
+function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal("list"),
     data: z.array(item),
@@ -126,18 +178,23 @@ export const UpdateSiteBody = z.strictObject({
   name: text(LIMITS.siteName.min, LIMITS.siteName.max),
 });
 
-const rrule = z.string().superRefine((value, ctx) => {
-  const parsed = parseRecurrence(value);
-  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.problem });
+const rrule = text().superRefine((value, ctx) => {
+  const problem = validateRecurrence(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
 export const CreateTaskBody = z.strictObject({
-  title: nonEmpty,
-  prompt: nonEmpty,
+  title: text(1),
+  prompt: text(1),
   scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
   rrule: rrule.optional(),
   projectId: uuid,
-  emoji: z.string().optional(),
+  emoji: text().optional(),
+}).superRefine((body, ctx) => {
+  // Checks that need both the rule and its start: reachability and a first occurrence.
+  if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
+  const problem = checkRecurrence(body.rrule, body.scheduledAt);
+  if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
 });
 
 const productTitle = text(LIMITS.productTitle.min, LIMITS.productTitle.max);
@@ -164,7 +221,6 @@ export type Project = z.infer<typeof Project>;
 export type Site = z.infer<typeof Site>;
 export type Task = z.infer<typeof Task>;
 export type Product = z.infer<typeof Product>;
-export type ProductStatus = z.infer<typeof productStatus>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
 export type ListSitesQuery = z.infer<typeof ListSitesQuery>;

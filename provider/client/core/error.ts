@@ -1,8 +1,9 @@
 /**
  * Every error the client throws is a `ServiceApiError` with a stable `code`. Failures the server
- * reported are `ApiError`s (one subclass per status family) built from the error envelope.
+ * reported are `ApiError`s (one subclass per status family) built from the error envelope. All
+ * message text lives here.
  */
-import type { ErrorEnvelope } from "../schemas";
+import type { ErrorEnvelope, HttpMethod } from "../schemas";
 
 export type ErrorIssue = { path: string; message: string };
 
@@ -12,8 +13,10 @@ export class ServiceApiError extends Error {
   /** The operation that failed, e.g. `products.create`. */
   readonly operation: string | undefined;
   /**
-   * True when a create request failed in a way that does not tell whether the server processed it
-   * (500/502/504, timeout, connection reset after sending). The record may exist; it was not retried.
+   * True when the request may have taken effect although the call failed: a create or update that
+   * timed out, lost its connection after sending, got 500/502/504 (after any retries), was
+   * aborted in flight, or got a success status with an unreadable body. Such a failure is never
+   * retried for a create; check the record before trying again.
    */
   readonly mayHaveSucceeded: boolean;
 
@@ -28,9 +31,17 @@ export class ServiceApiError extends Error {
 
 export const MAY_HAVE_CREATED =
   "The request was not retried because the record may have been created: check for it before creating it again.";
+export const MAY_HAVE_UPDATED =
+  "The update may have been applied: read the record again before relying on its state.";
+
+/** What a caller should know when the outcome is unknown, by method. */
+export function outcomeNote(method: HttpMethod): string {
+  return method === "POST" ? MAY_HAVE_CREATED : MAY_HAVE_UPDATED;
+}
 
 export interface ApiErrorInit {
   operation: string;
+  method: HttpMethod;
   status: number;
   envelope: ErrorEnvelope["error"] | undefined;
   /** Raw body text, used only when the response is not an error envelope. */
@@ -58,7 +69,7 @@ export class ApiError extends ServiceApiError {
     if (init.envelope?.doc_url) parts.push(`(docs: ${init.envelope.doc_url})`);
     if (init.requestId) parts.push(`[request id ${init.requestId}]`);
     if (extra) parts.push(extra);
-    if (init.mayHaveSucceeded) parts.push(MAY_HAVE_CREATED);
+    if (init.mayHaveSucceeded) parts.push(outcomeNote(init.method));
     super(code, parts.join(" "), { operation: init.operation, mayHaveSucceeded: init.mayHaveSucceeded ?? false });
     this.status = init.status;
     this.docUrl = init.envelope?.doc_url;
@@ -93,17 +104,54 @@ function errorClassFor(status: number): typeof ApiError {
   return ApiError;
 }
 
-/** The request never got a response: connection refused or reset, or the socket closed. */
+/** Texts that explain why the client stopped retrying. */
+export const GIVE_UP = {
+  attempts: (n: number) => `Gave up after ${n} attempts.`,
+  retryAfterTooLong: (waitMs: number, maxMs: number) =>
+    `The server asked to wait ${waitMs} ms, more than maxRetryAfterMs (${maxMs} ms); not retried.`,
+  rateLimitBudget: (waitedMs: number, nextMs: number, budgetMs: number) =>
+    `Waited ${waitedMs} ms on 429 responses; another ${nextMs} ms would pass rateLimitBudgetMs (${budgetMs} ms).`,
+} as const;
+
+/** The request never got a complete response: connection refused or reset, socket closed, or a timeout. */
 export class ConnectionError extends ServiceApiError {
-  constructor(operation: string, detail: string, opts: { cause?: unknown; mayHaveSucceeded?: boolean } = {}) {
-    super("SERVICEAPI_CONNECTION", withOutcome(`${operation} failed: connection error: ${detail}`, opts.mayHaveSucceeded), { operation, ...opts });
+  constructor(operation: string, detail: string, opts: { cause?: unknown; mayHaveSucceeded?: boolean; method?: HttpMethod; code?: string } = {}) {
+    super(opts.code ?? "SERVICEAPI_CONNECTION", withOutcome(`${operation} failed: ${detail}`, opts), { operation, ...opts });
   }
 }
 
-/** No complete response within the per-request timeout. */
-export class TimeoutError extends ServiceApiError {
-  constructor(operation: string, timeoutMs: number, opts: { mayHaveSucceeded?: boolean } = {}) {
-    super("SERVICEAPI_TIMEOUT", withOutcome(`${operation} failed: no response within ${timeoutMs} ms`, opts.mayHaveSucceeded), { operation, ...opts });
+/** No complete response within the per-attempt timeout. A kind of `ConnectionError`. */
+export class TimeoutError extends ConnectionError {
+  readonly timeoutMs: number;
+  constructor(operation: string, timeoutMs: number, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; attempts?: number } = {}) {
+    const tries = opts.attempts && opts.attempts > 1 ? ` (${opts.attempts} attempts)` : "";
+    super(operation, `no response within ${timeoutMs} ms${tries}`, { ...opts, code: "SERVICEAPI_TIMEOUT" });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `AbortSignal` fired: the request, a backoff sleep or a shared 429 wait was stopped. */
+export class AbortError extends ServiceApiError {
+  constructor(operation: string, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; cause?: unknown } = {}) {
+    super("SERVICEAPI_ABORTED", withOutcome(`${operation} was aborted by the caller`, opts), { operation, ...opts });
+  }
+}
+
+/** The response body was larger than `maxResponseBytes`; it was not read further. */
+export class ResponseTooLargeError extends ServiceApiError {
+  constructor(operation: string, status: number, maxBytes: number, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod } = {}) {
+    super("SERVICEAPI_RESPONSE_TOO_LARGE", withOutcome(
+      `${operation}: the ${status} response body is larger than maxResponseBytes (${maxBytes} bytes)`, opts), { operation, ...opts });
+  }
+}
+
+/**
+ * The request could not be sent because of how the client is used: it was closed, or undici
+ * refused an argument. Never retried; nothing reached the server.
+ */
+export class ClientUsageError extends ServiceApiError {
+  constructor(operation: string, detail: string, opts: { cause?: unknown } = {}) {
+    super("SERVICEAPI_USAGE", `${operation} was not sent: ${detail}`, { operation, ...opts });
   }
 }
 
@@ -116,12 +164,22 @@ export class RequestValidationError extends ServiceApiError {
   }
 }
 
-/** The server answered with a success status but a body that breaks the documented schema. */
+/**
+ * The server answered with a success status but a body that breaks the documented schema. For a
+ * create or update the change was made (`mayHaveSucceeded`), only its record could not be read.
+ */
 export class ResponseValidationError extends ServiceApiError {
   readonly issues: ErrorIssue[];
   readonly status: number;
-  constructor(operation: string, status: number, issues: ErrorIssue[]) {
-    super("SERVICEAPI_INVALID_RESPONSE", `${operation}: the ${status} response does not match the API schema: ${formatIssues(issues)}`, { operation });
+  constructor(operation: string, status: number, issues: ErrorIssue[], opts: { method?: HttpMethod; requestId?: string } = {}) {
+    const applied = opts.method !== undefined && opts.method !== "GET";
+    const id = opts.requestId ? ` [request id ${opts.requestId}]` : "";
+    const note = !applied ? "" : opts.method === "POST"
+      ? " The service accepted the request, so the record was created: find it before creating it again."
+      : " The service accepted the update; read the record again to see its state.";
+    super("SERVICEAPI_INVALID_RESPONSE",
+      `${operation}: the ${status} response does not match the API schema: ${formatIssues(issues)}${id}.${note}`,
+      { operation, mayHaveSucceeded: applied });
     this.issues = issues;
     this.status = status;
   }
@@ -134,7 +192,7 @@ export class PaginationError extends ServiceApiError {
   }
 }
 
-/** The client was configured with a missing or unsafe setting. */
+/** The client was configured with a missing, out-of-range or unsafe setting. */
 export class ConfigError extends ServiceApiError {
   constructor(message: string) {
     super("SERVICEAPI_CONFIG", message);
@@ -145,8 +203,8 @@ export function formatIssues(issues: ErrorIssue[]): string {
   return issues.map((i) => (i.path ? `${i.path} ${i.message}` : i.message)).join("; ");
 }
 
-function withOutcome(message: string, mayHaveSucceeded: boolean | undefined): string {
-  return mayHaveSucceeded ? `${message}. ${MAY_HAVE_CREATED}` : message;
+function withOutcome(message: string, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod }): string {
+  return opts.mayHaveSucceeded ? `${message}. ${outcomeNote(opts.method ?? "POST")}` : message;
 }
 
 function truncate(text: string, max: number): string {

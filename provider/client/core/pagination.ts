@@ -16,11 +16,14 @@ export class CursorList<T> implements AsyncIterable<T> {
   readonly #operation: string;
   readonly #fetchPage: PageFetcher<T>;
   readonly #startCursor: string | undefined;
+  readonly #redact: (text: string) => string;
 
-  constructor(operation: string, fetchPage: PageFetcher<T>, startCursor?: string) {
+  /** `redact` cleans cursors before they reach an error message (a server could echo the token in one). */
+  constructor(operation: string, fetchPage: PageFetcher<T>, startCursor?: string, redact: (text: string) => string = (t) => t) {
     this.#operation = operation;
     this.#fetchPage = fetchPage;
     this.#startCursor = startCursor;
+    this.#redact = redact;
   }
 
   /** Yields each page, following `next_cursor` while `has_more`. */
@@ -36,7 +39,7 @@ export class CursorList<T> implements AsyncIterable<T> {
         throw new PaginationError(this.#operation, "the response says has_more but next_cursor is empty");
       }
       if (seen.has(page.nextCursor)) {
-        throw new PaginationError(this.#operation, `the server returned cursor ${JSON.stringify(page.nextCursor)} a second time`);
+        throw new PaginationError(this.#operation, `the server returned cursor ${this.#redact(JSON.stringify(page.nextCursor))} a second time`);
       }
       seen.add(page.nextCursor);
       cursor = page.nextCursor;

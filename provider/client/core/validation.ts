@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { HttpMethod } from "../schemas";
 import { RequestValidationError, ResponseValidationError, type ErrorIssue } from "./error";
 
 /** Turns zod issues into `field problem` pairs a person can act on. */
@@ -33,8 +34,10 @@ export function parseRequest<T extends z.ZodType>(operation: string, schema: T, 
   return result.data;
 }
 
-export function parseResponse<T extends z.ZodType>(operation: string, status: number, schema: T, value: unknown): z.infer<T> {
+export function parseResponse<T extends z.ZodType>(
+  operation: string, status: number, schema: T, value: unknown, opts: { method?: HttpMethod; requestId?: string } = {},
+): z.infer<T> {
   const result = check(schema, value);
-  if (!result.success) throw new ResponseValidationError(operation, status, toIssues(result.error));
+  if (!result.success) throw new ResponseValidationError(operation, status, toIssues(result.error), opts);
   return result.data;
 }

@@ -1,5 +1,5 @@
 /**
- * The simulator's records in SQLite (`node:sqlite`): in memory by default, or in a file with
+ * The simulator's database: its records in SQLite (`node:sqlite`): in memory by default, or in a file with
  * `--data`. Every write is its own committed transaction before the response is sent, and the
  * file uses WAL with synchronous=FULL, so an acknowledged write survives a crash and a crash never
  * leaves a corrupt file.
@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { Product, Project, Site, Task } from "../provider/client/schemas";
+import type { ProductStatus } from "../provider/client/schemas";
 import type { Seed } from "./seed";
 
 const SCHEMA = `
@@ -47,7 +48,7 @@ export interface NewProduct {
 }
 export type ProductChanges = Partial<Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">>;
 
-export class Store {
+export class Database {
   readonly #db: DatabaseSync;
 
   constructor(path: string, seed: Seed) {
@@ -217,7 +218,7 @@ function toSite(r: Row): Site {
 function toProduct(r: Row): Product {
   return {
     object: "product", id: r.id as string, title: r.title as string, description: r.description as string | null,
-    slug: r.slug as string | null, status: r.status as Product["status"], type: r.type as string,
+    slug: r.slug as string | null, status: r.status as ProductStatus, type: r.type as string,
     externalCheckoutUrl: r.external_checkout_url as string | null,
   };
 }

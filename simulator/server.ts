@@ -55,7 +55,7 @@ export function buildServer(state: SimulatorState): FastifyInstance {
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     // Long path ids reach the handler, which answers 400 "must be a UUID" like any other bad id.
-    maxParamLength: 8192,
+    routerOptions: { maxParamLength: 8192 },
     // A body or headers that never finish must not hold a connection for minutes.
     requestTimeout: state.requestTimeoutMs,
     connectionTimeout: state.requestTimeoutMs,

@@ -32,10 +32,12 @@ describe("the published package", () => {
       execFileSync("tar", ["-xzf", tarball, "-C", join(consumer, "node_modules", "pulumi-serviceapi"), "--strip-components=1"]);
       writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
       writeFileSync(join(consumer, "index.ts"), [
-        'import { ServiceApiClient, type Product } from "pulumi-serviceapi";',
+        'import { ServiceApiClient, Product, getProjectOutput, type ProductRecord } from "pulumi-serviceapi";',
         'import { startSimulator, type Simulator } from "pulumi-serviceapi/simulator";',
         "export const made: Promise<Simulator> = startSimulator({ port: 0 });",
-        "export const status = (p: Product): string => p.status;",
+        "export const status = (p: ProductRecord): string => p.status;",
+        "export const title = (p: Product) => p.title;",
+        "export const lookup = getProjectOutput;",
         "export const Client = ServiceApiClient;",
       ].join("\n"));
       writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({

@@ -1,0 +1,61 @@
+/**
+ * Provider settings: where the `serviceapi:*` stack config and the `SERVICEAPI_*` environment meet.
+ * Used by the dynamic providers (`configure()`, in the provider process) and by the data sources
+ * (`pulumi.Config`, in the program process), so both read the same keys the same way.
+ */
+import { ConfigError, NUMERIC_OPTIONS, type ClientOptions } from "./client";
+
+/** The numeric client options a stack may set as `serviceapi:<name>`. */
+const NUMERIC_KEYS = [
+  "timeoutMs", "maxRetries", "initialRetryDelayMs", "maxRetryDelayMs", "maxRetryAfterMs", "rateLimitBudgetMs",
+] as const satisfies readonly (keyof typeof NUMERIC_OPTIONS)[];
+
+export interface ProviderSettings {
+  client: ClientOptions;
+  /** `serviceapi:productRefresh`: read products with an empty PATCH at refresh (default true). */
+  productRefresh: boolean;
+}
+
+export const MISSING_TOKEN =
+  "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` " +
+  "or the SERVICEAPI_TOKEN environment variable.";
+export const MISSING_BASE_URL =
+  "serviceapi: no base URL. Set it with `pulumi config set serviceapi:baseUrl <url>` " +
+  "or the SERVICEAPI_BASE_URL environment variable.";
+
+/**
+ * Builds the settings from a config lookup (`key` is the short name, e.g. `token`) and the
+ * environment. Stack config wins over the environment. Never puts the token in a message.
+ */
+export function readSettings(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const value = (key: string) => {
+    const v = get(key);
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const token = value("token") ?? env.SERVICEAPI_TOKEN;
+  if (!token) throw new ConfigError(MISSING_TOKEN);
+  const baseUrl = value("baseUrl") ?? env.SERVICEAPI_BASE_URL;
+  if (!baseUrl) throw new ConfigError(MISSING_BASE_URL);
+  const client: ClientOptions = { token, baseUrl };
+  const publicBaseUrl = value("publicBaseUrl") ?? env.SERVICEAPI_PUBLIC_BASE_URL;
+  if (publicBaseUrl) client.publicBaseUrl = publicBaseUrl;
+  for (const key of NUMERIC_KEYS) {
+    const raw = value(key);
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    const range = NUMERIC_OPTIONS[key];
+    if (!/^\d+$/.test(raw.trim()) || n < range.min || n > range.max) {
+      throw new ConfigError(`serviceapi:${key} must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(raw)})`);
+    }
+    client[key] = n;
+  }
+  return { client, productRefresh: readBoolean("productRefresh", value("productRefresh"), true) };
+}
+
+function readBoolean(key: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  const v = raw.trim().toLowerCase();
+  if (v === "true") return true;
+  if (v === "false") return false;
+  throw new ConfigError(`serviceapi:${key} must be true or false (got ${JSON.stringify(raw)})`);
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs this package into its own node_modules from its packed tarball — the form users get.
+#
+# The repo's Pulumi programs (examples/, test/engine/programs/) import "pulumi-serviceapi" and find
+# it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
+# folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
+# an installed copy gives the one-line `require("pulumi-serviceapi/lifecycle/…")` stub users get.
+# Run after `npm run build` (npm test and npm run demo do both).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+test -f dist/provider/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+npm pack --silent --pack-destination "$tmp" >/dev/null
+rm -rf node_modules/pulumi-serviceapi
+mkdir -p node_modules/pulumi-serviceapi
+tar -xzf "$tmp"/pulumi-serviceapi-*.tgz -C node_modules/pulumi-serviceapi --strip-components=1

@@ -1,0 +1,133 @@
+/**
+ * What a user meets when things go wrong, under the real Pulumi CLI: bad input stopped at preview,
+ * a missing token, adopting an existing product, a create whose follow-up PATCH fails, and a 429
+ * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ServiceApiClient } from "../../provider";
+import { DEFAULT_IDS } from "../../simulator/seed";
+import type { Simulator } from "../../simulator";
+import { simulatorForSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, wire } from "./harness";
+
+const project = DEFAULT_IDS.acmeDocs;
+
+describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  let sim: Simulator;
+  let engine: EngineStack | undefined;
+
+  beforeAll(async () => {
+    await pulumiCli();
+    sim = await simulatorForSuite();
+  }, 30 * 60_000);
+
+  afterEach(async () => {
+    sim.clearFaults();
+    sim.setRateLimit(undefined);
+    await engine?.dispose();
+    engine = undefined;
+  });
+
+  it("bad input fails preview naming each field, its problem and the limit, before any API request", async () => {
+    engine = await EngineStack.create(sim);
+    const site = sim.seed.sites.find((s) => s.projectId === project)!;
+    // The engine stops a preview at the first resource that fails its check, so one kind at a time.
+    await engine.setSpec({
+      products: { big: { projectId: project, title: "x".repeat(1025), status: "published", externalCheckoutUrl: "not a url" } },
+    });
+    let text = (await expectFailure(engine.preview())).text;
+    expect(text).toContain("pulumi-nodejs:dynamic/serviceapi:Product resource 'big': property title value");
+    expect(text).toContain("title must be 1 to 1024 characters long (got 1025)");
+    expect(text).toContain('status must be one of "active", "archived", "draft" (got "published")');
+    expect(text).toContain('externalCheckoutUrl must be an absolute URI (got "not a url", 9 characters)');
+    expect(wire(sim)).toEqual([]);
+
+    await engine.setSpec({ sites: { bad: { projectId: project, siteId: site.id, name: "" } } });
+    text = (await expectFailure(engine.preview())).text;
+    expect(text).toContain("name must be 1 to 255 characters long (got 0)");
+    expect(wire(sim)).toEqual([]);
+
+    await engine.setSpec({ tasks: { t: { projectId: project, title: "T", prompt: "P", scheduledAt: "next monday", rrule: "FREQ=DAILY;BYHOUR=25" } } });
+    text = (await expectFailure(engine.preview())).text;
+    expect(text).toContain("scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z");
+    expect(text).toMatch(/rrule [^\n]*BYHOUR/);
+    expect(wire(sim)).toEqual([]);
+    expect(text).not.toContain(sim.token);
+  });
+
+  it("a missing token is one error naming both ways to set it, and nothing is sent", async () => {
+    engine = await EngineStack.create(sim, { token: null });
+    await engine.setSpec({ products: { p: { projectId: project, title: "Needs a token" } } });
+    const failed = await expectFailure(engine.preview());
+    expect(failed.text).toContain("serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.");
+    expect(wire(sim)).toEqual([]);
+  });
+
+  it("adoptId takes over an existing product: an empty PATCH reads it, one PATCH fixes what differs, no POST", async () => {
+    const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+    const legacy = await client.createProduct({ projectId: project, title: "Legacy", slug: "legacy" });
+    await client.close();
+    const before = sim.counts().products;
+    engine = await EngineStack.create(sim);
+    await engine.setSpec({ products: { legacy: { projectId: project, title: "Legacy plan", slug: "legacy", adoptId: legacy.id } } });
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
+    expect(wire(sim)).toEqual([
+      { operation: "products.update", method: "PATCH", path: `/api/v1/public/products/${legacy.id}`, body: {} },
+      { operation: "products.update", method: "PATCH", path: `/api/v1/public/products/${legacy.id}`, body: { title: "Legacy plan" } },
+    ]);
+    expect(sim.counts().products).toBe(before);
+    const [state] = await engine.resources("Product");
+    expect(state!.id).toBe(legacy.id);
+    // The next preview has nothing to do.
+    expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
+  });
+
+  it("a create whose status PATCH fails is recorded, and the next up finishes it with a PATCH, not a second product", async () => {
+    engine = await EngineStack.create(sim);
+    await engine.setSpec({ products: { launch: { projectId: project, title: "Launch", status: "active" } } });
+    const before = sim.counts().products;
+    // 1 attempt + 3 retries, all 500.
+    sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
+    const failed = await expectFailure(engine.up());
+    expect(failed.text).toMatch(/Product [0-9a-f-]{36} was created, but setting its status to active failed: products\.update failed: 500/);
+    expect(failed.text).toContain("the next `pulumi up` sets the status with a PATCH and creates no second product");
+    expect(sim.counts().products).toBe(before + 1);
+    const [recorded] = await engine.resources("Product");
+    expect(recorded!.outputs.status).toBe("draft");
+
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    expect(wire(sim)).toEqual([
+      { operation: "products.update", method: "PATCH", path: `/api/v1/public/products/${recorded!.id}`, body: { status: "active" } },
+    ]);
+    expect(sim.counts().products).toBe(before + 1);
+    expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
+  });
+
+  it("a create that may have reached the service says how to adopt it instead of duplicating it", async () => {
+    engine = await EngineStack.create(sim, { config: { "serviceapi:timeoutMs": "300" } });
+    await engine.setSpec({ products: { slow: { projectId: project, title: "Slow" } } });
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000 });
+    const failed = await expectFailure(engine.up());
+    expect(failed.text).toContain("products.create failed: no response within 300 ms");
+    expect(failed.text).toContain('find its id and set `adoptId: \\"<id>\\"` on this Product');
+    expect(sim.requests("products.create")).toHaveLength(1);
+  });
+
+  it("a 429 storm during up: every resource lands exactly once", async () => {
+    engine = await EngineStack.create(sim);
+    const products = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" }]));
+    await engine.setSpec({ products });
+    const before = sim.counts().products;
+    sim.setRateLimit({ limit: 4, windowMs: 500 });
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ create: 13 });
+    const log = sim.requests();
+    expect(log.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    expect(log.filter((r) => r.operation === "products.create" && r.status === 201)).toHaveLength(12);
+    expect(log.filter((r) => r.operation === "products.update" && r.status === 200)).toHaveLength(12);
+    expect(sim.counts().products).toBe(before + 12);
+    expect(up.text).not.toContain(sim.token);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Drives the real Pulumi CLI (through the Automation API) against a simulator: one program
+ * (`test/engine/program`), one stack per scenario, a local file backend and PULUMI_HOME in a
+ * scratch folder, update checks and plugin downloads off.
+ *
+ * The program runs from a copy under `<repo>/.engine-work/`, so `pulumi-serviceapi` resolves to
+ * the packed copy `scripts/install-self.sh` put in the repo's node_modules — the form users
+ * install, which serializes the provider as a one-line `require` stub.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import {
+  LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
+} from "@pulumi/pulumi/automation";
+import type { Simulator } from "../../simulator";
+import type { SiteInputs } from "../../provider/lifecycle/site";
+import type { TaskInputs } from "../../provider/lifecycle/task";
+
+export const REPO = resolve(__dirname, "../..");
+const WORK = join(REPO, ".engine-work");
+/** Engine tests wait on several CLI runs; this bounds one scenario, not one run. */
+export const ENGINE_TIMEOUT_MS = 240_000;
+
+let command: Promise<{ cmd: PulumiCommand; bin: string }> | undefined;
+
+/** The CLI from scripts/install-pulumi.sh: on PATH (≥ 3.216), cached, or built once (~12 min). */
+export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
+  command ??= (async () => {
+    if (!existsSync(join(REPO, "node_modules", "pulumi-serviceapi", "package.json"))) {
+      throw new Error("pulumi-serviceapi is not installed in node_modules: run `npm test` (its pretest runs scripts/install-self.sh)");
+    }
+    const bin = execFileSync("bash", [join(REPO, "scripts", "install-pulumi.sh"), "--quiet"], {
+      encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000,
+    }).trim().split("\n").pop()!;
+    // PulumiCommand wants <root>/bin/pulumi.
+    let root = dirname(bin);
+    if (basename(bin) !== "bin") {
+      root = mkdtempSync(join(WORK, "cli-"));
+      symlinkSync(bin, join(root, "bin"));
+    }
+    const cmd = await PulumiCommand.get({ root, skipVersionCheck: false });
+    return { cmd, bin };
+  })();
+  return command;
+}
+
+export interface ProductSpec {
+  projectId: string;
+  title: string;
+  description?: string | null;
+  slug?: string | null;
+  status?: string;
+  externalCheckoutUrl?: string | null;
+  onDelete?: string;
+  adoptId?: string;
+}
+export type SiteSpec = SiteInputs;
+export type TaskSpec = TaskInputs;
+export interface ProgramSpec {
+  products?: Record<string, ProductSpec>;
+  sites?: Record<string, SiteSpec>;
+  tasks?: Record<string, TaskSpec>;
+  lookups?: { projectName?: string; workspaceId?: string; sitesOf?: string; siteSubdomain?: string };
+}
+
+export interface Run<R> {
+  result: R;
+  events: EngineEvent[];
+  /** Every warning and error diagnostic, in order. */
+  diagnostics: { severity: string; message: string; urn?: string }[];
+  /** Engine text plus diagnostics: what a user reads in the terminal. */
+  text: string;
+}
+
+export class EngineStack {
+  readonly dir: string;
+  #stack!: Stack;
+  #env: Record<string, string> = {};
+  readonly #sim: Simulator;
+
+  private constructor(sim: Simulator, dir: string) {
+    this.#sim = sim;
+    this.dir = dir;
+  }
+
+  /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
+  static async create(sim: Simulator, options: { config?: Record<string, string>; token?: string | null } = {}): Promise<EngineStack> {
+    const { cmd, bin } = await pulumiCli();
+    mkdirSync(WORK, { recursive: true });
+    const dir = mkdtempSync(join(WORK, "stack-"));
+    cpSync(join(REPO, "test", "engine", "program"), dir, { recursive: true });
+    // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
+    mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
+    symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
+    mkdirSync(join(dir, ".state"));
+    const engine = new EngineStack(sim, dir);
+    engine.#env = {
+        PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "engine-tests",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        // Type-checking is `npm run typecheck`'s job; the engine runs only need the JavaScript.
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+        // Stack config is the only source of settings here, as in a GitOps pipeline.
+        SERVICEAPI_TOKEN: "",
+        SERVICEAPI_BASE_URL: "",
+        SERVICEAPI_PUBLIC_BASE_URL: "",
+        PULUMI_HOME: join(dir, ".pulumi-home"),
+    };
+    const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand: cmd, pulumiHome: join(dir, ".pulumi-home"), envVars: engine.#env });
+    engine.#stack = await Stack.create("test", ws);
+    const token = options.token === undefined ? sim.token : options.token;
+    if (token !== null) await engine.#stack.setConfig("serviceapi:token", { value: token, secret: true });
+    await engine.#stack.setConfig("serviceapi:baseUrl", { value: sim.url });
+    // Fast retries keep the fault scenarios short; the 429 budget stays generous.
+    await engine.#stack.setConfig("serviceapi:initialRetryDelayMs", { value: "20" });
+    await engine.#stack.setConfig("serviceapi:maxRetryDelayMs", { value: "200" });
+    for (const [key, value] of Object.entries(options.config ?? {})) await engine.#stack.setConfig(key, { value });
+    return engine;
+  }
+
+  get stack(): Stack {
+    return this.#stack;
+  }
+
+  async setSpec(spec: ProgramSpec): Promise<void> {
+    await this.#stack.setConfig("engine:spec", { value: JSON.stringify(spec) });
+  }
+
+  async up(options: { refresh?: boolean } = {}): Promise<Run<UpResult>> {
+    return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", refresh: options.refresh }));
+  }
+
+  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean } = {}): Promise<Run<PreviewResult>> {
+    return this.#run((onEvent) => this.#stack.preview({ onEvent, color: "never", ...options }));
+  }
+
+  async refresh() {
+    return this.#run((onEvent) => this.#stack.refresh({ onEvent, color: "never" }));
+  }
+
+  async destroy() {
+    return this.#run((onEvent) => this.#stack.destroy({ onEvent, color: "never" }));
+  }
+
+  async outputs(): Promise<OutputMap> {
+    return this.#stack.outputs();
+  }
+
+  /** `pulumi stack export` as a user runs it (secrets stay encrypted; the Automation API's own export decrypts them). */
+  async exportText(): Promise<string> {
+    return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", "test"], {
+      cwd: this.dir, env: { ...process.env, ...this.#env }, encoding: "utf8",
+    });
+  }
+
+  /** The stack's state file as the file backend stores it. */
+  stateFileText(): string {
+    return readFileSync(join(this.dir, ".state", ".pulumi", "stacks", "engine", "test.json"), "utf8");
+  }
+
+  /** Resources of one type from the exported state. */
+  async resources(type: "Product" | "Site" | "Task"): Promise<{ id: string; urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]> {
+    const state = await this.#stack.exportStack() as { deployment: { resources?: { type: string; id: string; urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] } };
+    return (state.deployment.resources ?? []).filter((r) => r.type === `pulumi-nodejs:dynamic/serviceapi:${type}`);
+  }
+
+  /** Runs one CLI command; a failure carries what the user would have seen. */
+  async #run<R>(go: (onEvent: (e: EngineEvent) => void) => Promise<R>): Promise<Run<R>> {
+    const events: EngineEvent[] = [];
+    this.#sim.clearRequests();
+    let result: R;
+    try {
+      result = await go((e) => events.push(e));
+    } catch (error) {
+      throw Object.assign(error as Error, { events, diagnostics: diagnosticsOf(events), text: textOf(events, error) });
+    }
+    return { result, events, diagnostics: diagnosticsOf(events), text: textOf(events, result) };
+  }
+
+  async dispose(): Promise<void> {
+    try {
+      await this.#stack.workspace.removeStack("test", { force: true });
+    } catch {
+      // best effort: the folder goes anyway
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** What a failed CLI run produced (attached by `EngineStack`). */
+export interface FailedRun extends Error {
+  events: EngineEvent[];
+  diagnostics: { severity: string; message: string; urn?: string }[];
+  text: string;
+}
+
+export async function expectFailure(promise: Promise<unknown>): Promise<FailedRun> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as FailedRun;
+  }
+  throw new Error("expected the pulumi command to fail, but it succeeded");
+}
+
+function diagnosticsOf(events: EngineEvent[]) {
+  return events.flatMap((e) => (e.diagnosticEvent ? [{ severity: e.diagnosticEvent.severity, message: e.diagnosticEvent.message, urn: e.diagnosticEvent.urn }] : []));
+}
+
+function textOf(events: EngineEvent[], result: unknown): string {
+  const r = result as { stdout?: string; stderr?: string; message?: string };
+  return [r.stdout ?? "", r.stderr ?? "", r.message ?? "", ...events.map((e) => JSON.stringify(e))].join("\n");
+}
+
+/** Steps the engine reported, as `op urn-name` (e.g. `update pro`), without the stack itself. */
+export function steps(events: EngineEvent[]): string[] {
+  return events.flatMap((e) => {
+    const m = e.resourcePreEvent?.metadata;
+    if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return [];
+    return [`${m.op} ${m.urn.split("::").pop()}`];
+  }).sort();
+}
+
+/** The simulator's request log as `METHOD path body` lines — what went over the wire. */
+export function wire(sim: Simulator): { operation: string | null; method: string; path: string; body: unknown }[] {
+  return sim.requests().filter((r) => r.operation !== null).map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
+}
+
+export function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, "utf8"));
+}

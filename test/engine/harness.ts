@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
 } from "@pulumi/pulumi/automation";
@@ -17,7 +17,8 @@ import type { Simulator } from "../../simulator";
 import type { SiteInputs } from "../../provider/lifecycle/site";
 import type { TaskInputs } from "../../provider/lifecycle/task";
 
-export const REPO = resolve(__dirname, "../..");
+/** The repository root, found from this file whether it runs from test/ (vitest) or dist/test/ (bench). */
+export const REPO = findRepo(__dirname);
 const WORK = join(REPO, ".engine-work");
 /** Engine tests wait on several CLI runs; this bounds one scenario, not one run. */
 export const ENGINE_TIMEOUT_MS = 240_000;
@@ -85,11 +86,13 @@ export class EngineStack {
   }
 
   /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
-  static async create(sim: Simulator, options: { config?: Record<string, string>; token?: string | null } = {}): Promise<EngineStack> {
+  static async create(
+    sim: Simulator, options: { config?: Record<string, string>; token?: string | null; program?: string } = {},
+  ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
     mkdirSync(WORK, { recursive: true });
     const dir = mkdtempSync(join(WORK, "stack-"));
-    cpSync(join(REPO, "test", "engine", "program"), dir, { recursive: true });
+    cpSync(options.program ?? join(REPO, "test", "engine", "program"), dir, { recursive: true });
     // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
     mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
     symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
@@ -158,7 +161,8 @@ export class EngineStack {
 
   /** The stack's state file as the file backend stores it. */
   stateFileText(): string {
-    return readFileSync(join(this.dir, ".state", ".pulumi", "stacks", "engine", "test.json"), "utf8");
+    const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
+    return readFileSync(join(this.dir, ".state", ".pulumi", "stacks", project, "test.json"), "utf8");
   }
 
   /** Resources of one type from the exported state. */
@@ -229,6 +233,9 @@ export function wire(sim: Simulator): { operation: string | null; method: string
   return sim.requests().filter((r) => r.operation !== null).map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
 }
 
-export function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, "utf8"));
+function findRepo(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "scripts", "install-pulumi.sh")) && existsSync(join(dir, "package.json"))) return dir;
+  }
+  throw new Error(`cannot find the repository root above ${from}`);
 }

@@ -1,0 +1,259 @@
+/**
+ * The provider functions called directly against the simulator: exact request bodies from its
+ * request log, what each function returns to the engine, and the data sources. (Unit tests; the
+ * same behaviour under the real CLI is in test/engine/.)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeEach, describe, expect, it } from "vitest";
+import * as product from "../provider/lifecycle/product";
+import * as site from "../provider/lifecycle/site";
+import * as task from "../provider/lifecycle/task";
+import { UNKNOWN } from "../provider/lifecycle/common";
+import { getProject, getProjects, getProjectsOutput, getSite, getSites, getSitesOutput } from "../provider";
+import { DEFAULT_IDS } from "../simulator/seed";
+import type { Simulator } from "../simulator";
+import { simulator } from "./helpers";
+
+const project = DEFAULT_IDS.acmeWeb;
+const STUB = "exports.handler = …";
+
+let sim: Simulator;
+
+async function configure(sim: Simulator, extra: Record<string, string> = {}): Promise<void> {
+  const config: Record<string, string> = { "serviceapi:token": sim.token, "serviceapi:baseUrl": sim.url, ...extra };
+  await product.configure({ config: { get: (key) => config[key] } });
+}
+
+function bodies(operation?: string) {
+  return sim.requests(operation).map((r) => r.body);
+}
+
+beforeEach(async () => {
+  sim = await simulator();
+  await configure(sim);
+});
+
+describe("buildProductPatch", () => {
+  const live = { title: "Pro", description: "Old", slug: "pro", status: "draft", externalCheckoutUrl: null };
+  it.each([
+    ["nothing changed", { projectId: project, title: "Pro", description: "Old", slug: "pro" }, {}],
+    ["one field", { projectId: project, title: "Pro 2", description: "Old", slug: "pro" }, { title: "Pro 2" }],
+    ["nullable fields removed from the program become null", { projectId: project, title: "Pro" }, { description: null, slug: null }],
+    ["status and title left out are not managed", { projectId: project, description: "Old", slug: "pro" } as product.ProductInputs, {}],
+    ["status declared", { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "active" as const }, { status: "active" }],
+    ["url added", { projectId: project, title: "Pro", description: "Old", slug: "pro", externalCheckoutUrl: "https://x.example/c" },
+      { externalCheckoutUrl: "https://x.example/c" }],
+  ])("%s", (_name, desired, patch) => {
+    expect(product.buildProductPatch(live, desired)).toEqual(patch);
+  });
+});
+
+describe("Product provider", () => {
+  const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "active" as const, __provider: STUB };
+
+  it("create POSTs without status, then PATCHes only status; outputs carry every record field", async () => {
+    const { id, outs } = await product.create(inputs);
+    expect(bodies()).toEqual([{ title: "Pro plan", projectId: project, slug: "pro" }, { status: "active" }]);
+    expect(outs).toEqual({
+      projectId: project, title: "Pro plan", description: null, slug: "pro", status: "active", type: "digital",
+      externalCheckoutUrl: null, onDelete: "archive", __declared: ["projectId", "slug", "status", "title"],
+    });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("create without a declared status sends no PATCH", async () => {
+    await product.create({ projectId: project, title: "Draft one", __provider: STUB });
+    expect(sim.requests().map((r) => r.operation)).toEqual(["products.create"]);
+  });
+
+  it("a failed status PATCH after create throws the partial-create object the engine records", async () => {
+    await configure(sim, { "serviceapi:initialRetryDelayMs": "1", "serviceapi:maxRetryDelayMs": "5" });
+    sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
+    const error = await product.create(inputs).catch((e: unknown) => e) as { id: string; properties: Record<string, unknown>; reasons: string[] };
+    expect(error.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.properties).toMatchObject({ status: "draft", title: "Pro plan", __provider: STUB });
+    expect(error.reasons).toHaveLength(1);
+    expect(error.reasons[0]).toContain(`Product ${error.id} was created, but setting its status to active failed: products.update failed: 500`);
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("diff is pure: no request, replaces on projectId or a different adoptId", async () => {
+    const { id, outs } = await product.create(inputs);
+    sim.clearRequests();
+    expect(await product.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [] });
+    expect(await product.diff(id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [] });
+    expect(await product.diff(id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({ changes: true, replaces: ["projectId"] });
+    expect(await product.diff(id, outs, { ...inputs, adoptId: DEFAULT_IDS.acmeDocs })).toEqual({ changes: true, replaces: ["adoptId"] });
+    expect((await product.diff(id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
+    expect(await product.diff(id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [] });
+    // null and absent are the same for nullable fields.
+    expect(await product.diff(id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [] });
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("update sends one PATCH with exactly the changed fields, and none when only onDelete changed", async () => {
+    const { id, outs } = await product.create({ ...inputs, description: "Long text" });
+    sim.clearRequests();
+    const { outs: after } = await product.update(id, outs, { projectId: project, title: "Pro plan 2", status: "active", __provider: STUB });
+    expect(bodies()).toEqual([{ title: "Pro plan 2", description: null, slug: null }]);
+    sim.clearRequests();
+    const { outs: retained } = await product.update(id, after, { projectId: project, title: "Pro plan 2", status: "active", onDelete: "retain", __provider: STUB });
+    expect(sim.requests()).toEqual([]);
+    expect(retained.onDelete).toBe("retain");
+  });
+
+  it("read uses an empty PATCH and returns live values under the declared input names", async () => {
+    const { id, outs } = await product.create(inputs);
+    const client = (await import("../provider/lifecycle/common")).apiClient();
+    await client.updateProduct(id, { title: "Edited", description: "Added in UI" });
+    sim.clearRequests();
+    const result = await product.read(id, outs) as unknown as { id: string; props: Record<string, unknown>; inputs: Record<string, unknown> };
+    expect(bodies()).toEqual([{}]);
+    expect(result.props).toMatchObject({ title: "Edited", description: "Added in UI", status: "active" });
+    expect(result.inputs).toEqual({ projectId: project, title: "Edited", slug: "pro", status: "active", description: "Added in UI" });
+    // The engine's drift check: diff(refreshed outputs, old inputs).
+    expect(await product.diff(id, result.props as unknown as product.ProductOutputs, inputs)).toEqual({ changes: true, replaces: [] });
+  });
+
+  it("read of a product that is gone returns no id; productRefresh=false reads nothing", async () => {
+    expect(await product.read("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", { projectId: project } as product.ProductOutputs)).toEqual({});
+    await configure(sim, { "serviceapi:productRefresh": "false" });
+    sim.clearRequests();
+    const props = { projectId: project, title: "Kept" } as product.ProductOutputs;
+    expect(await product.read("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", props)).toEqual({ id: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", props });
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("delete archives (once), retain sends nothing, a vanished product is fine", async () => {
+    const { id, outs } = await product.create(inputs);
+    sim.clearRequests();
+    await product.delete(id, outs);
+    expect(bodies()).toEqual([{ status: "archived" }]);
+    sim.clearRequests();
+    await product.delete(id, { ...outs, status: "archived" });
+    await product.delete(id, { ...outs, onDelete: "retain" });
+    expect(sim.requests()).toEqual([]);
+    await product.delete("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", outs);
+  });
+
+  it("adoptId: one empty PATCH, one PATCH of the differences, no POST", async () => {
+    const { id } = await product.create({ projectId: project, title: "Old", __provider: STUB });
+    sim.clearRequests();
+    const adopted = await product.create({ projectId: project, title: "New", adoptId: id, __provider: STUB });
+    expect(adopted.id).toBe(id);
+    expect(bodies()).toEqual([{}, { title: "New" }]);
+    expect(sim.requests("products.create")).toEqual([]);
+    const missing = await product.create({ projectId: project, title: "New", adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", __provider: STUB })
+      .catch((e: Error) => e.message);
+    expect(missing).toContain("adoptId 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d: no product with this id is visible to this token");
+  });
+
+  it("check names the field and limit, skips unknown values, and refuses to run without a token", async () => {
+    const { failures } = await product.check({}, { projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null, __provider: STUB });
+    expect(failures).toEqual([
+      { property: "title", reason: "title must be 1 to 1024 characters long (got 0)" },
+      { property: "slug", reason: "slug must be 1 to 1024 characters long (got 1025)" },
+    ]);
+    await product.configure({ config: { get: () => undefined } });
+    const saved = { token: process.env.SERVICEAPI_TOKEN, url: process.env.SERVICEAPI_BASE_URL };
+    delete process.env.SERVICEAPI_TOKEN;
+    try {
+      await expect(product.check({}, { projectId: project, title: "x" })).rejects.toThrow(
+        "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.");
+    } finally {
+      if (saved.token !== undefined) process.env.SERVICEAPI_TOKEN = saved.token;
+    }
+    expect(sim.requests()).toEqual([]);
+  });
+});
+
+describe("Site provider", () => {
+  it("create renames only when the name differs and remembers the original name", async () => {
+    const [a, b] = sim.seed.sites.filter((s) => s.projectId === DEFAULT_IDS.acmeDocs);
+    const created = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: a!.id, name: "Docs" });
+    expect(created.outs).toMatchObject({ name: "Docs", originalName: a!.name, subdomain: a!.subdomain, restoreNameOnDelete: true });
+    const same = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: b!.id, name: b!.name });
+    expect(same.outs.originalName).toBe(b!.name);
+    // One listing shared by both creates, one rename.
+    expect(sim.requests().map((r) => r.operation)).toEqual(["sites.list", "sites.update"]);
+    expect(bodies("sites.update")).toEqual([{ name: "Docs" }]);
+    await site.delete(created.id, created.outs);
+    expect(bodies("sites.update")).toEqual([{ name: "Docs" }, { name: a!.name }]);
+  });
+
+  it("a site outside the project is a clear error", async () => {
+    const other = sim.seed.sites.find((s) => s.projectId === DEFAULT_IDS.globexShop)!;
+    await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X" })).rejects.toThrow(
+      `Site ${other.id} is not in project ${DEFAULT_IDS.acmeDocs}: sites.list returned 3 sites for that project and none has this id.`);
+  });
+
+  it("refreshing ten sites of one project costs one listing", async () => {
+    const tenSites = sim.seed.sites.filter((s) => s.projectId === project).slice(0, 10);
+    const states = tenSites.map((s) => ({
+      projectId: project, siteId: s.id, name: s.name, subdomain: s.subdomain, isDefault: s.is_default,
+      originalName: s.name, restoreNameOnDelete: true, __declared: ["name", "projectId", "siteId"],
+    }));
+    const results = await Promise.all(states.map((s) => site.read(s.siteId, s)));
+    expect(results.every((r) => "id" in r && r.id !== undefined)).toBe(true);
+    // 250 sites in the project: one listing is 3 pages, shared by all ten reads.
+    expect(sim.requests("sites.list")).toHaveLength(3);
+  });
+});
+
+describe("Task provider", () => {
+  const inputs = { projectId: project, title: "Weekly", prompt: "Summarize", scheduledAt: "2026-12-07T09:00:00Z", rrule: "FREQ=WEEKLY;BYDAY=MO" };
+
+  it("every change is a replacement; read and update keep state", async () => {
+    const { id, outs } = await task.create(inputs);
+    expect(bodies()).toEqual([inputs]);
+    expect(await task.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await task.diff(id, outs, { ...inputs, rrule: "FREQ=DAILY", emoji: "📈" }))
+      .toEqual({ changes: true, replaces: ["rrule", "emoji"], deleteBeforeReplace: false });
+    expect(await task.read(id, outs)).toEqual({ id, props: outs });
+    expect(await task.update(id, outs)).toEqual({ outs });
+    await task.delete(id, outs);
+    expect(sim.requests()).toHaveLength(1);
+  });
+
+  it("check refuses an rrule that never reaches an occurrence", async () => {
+    const { failures } = await task.check({}, { ...inputs, rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" });
+    expect(failures.map((f) => f.property)).toEqual(["rrule"]);
+    expect(sim.requests()).toEqual([]);
+  });
+});
+
+describe("data sources", () => {
+  beforeEach(() => {
+    process.env.SERVICEAPI_TOKEN = sim.token;
+    process.env.SERVICEAPI_BASE_URL = sim.url;
+  });
+
+  it("getProjects and getSites follow every cursor: ⌈N/100⌉ requests", async () => {
+    const { sites } = await getSites({ projectId: project });
+    expect(sites).toHaveLength(250);
+    expect(sites[0]).toEqual({ id: expect.any(String), name: "Acme Web 001", subdomain: "acme-web-001", isDefault: true });
+    expect(sim.requests("sites.list")).toHaveLength(3);
+    const { projects } = await getProjects({ workspaceId: DEFAULT_IDS.acmeWorkspace });
+    expect(projects.map((p) => p.name).sort()).toEqual(["Acme Docs", "Acme Web"]);
+  });
+
+  it("getProject and getSite return exactly one record or say why not", async () => {
+    expect((await getProject({ name: "Acme Docs" })).id).toBe(DEFAULT_IDS.acmeDocs);
+    await expect(getProject({ name: "Nope" })).rejects.toThrow('getProject: no project is named "Nope" (4 listed). Pass workspaceId or id to choose.');
+    await expect(getProject({ name: "Acme Docs", id: DEFAULT_IDS.acmeDocs })).rejects.toThrow("getProject: pass exactly one of `name` and `id`");
+    sim.addSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001", subdomain: "docs-twin" });
+    await expect(getSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001" })).rejects.toThrow(
+      `getSite: 2 match site is named "Acme Docs 001" in project ${DEFAULT_IDS.acmeDocs}`);
+    expect((await getSite({ projectId: DEFAULT_IDS.acmeDocs, subdomain: "docs-twin" })).name).toBe("Acme Docs 001");
+    expect((await getSite({ projectId: DEFAULT_IDS.acmeDocs, isDefault: true })).subdomain).toBe("acme-docs-001");
+  });
+
+  it("Output forms: an unknown argument gives an unknown result without a request; a secret one a secret result", async () => {
+    const unknownResult = getSitesOutput({ projectId: pulumi.output(pulumi.unknown) as pulumi.Output<string> });
+    expect(await (unknownResult as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
+    expect(sim.requests()).toEqual([]);
+    const secretResult = getProjectsOutput({ workspaceId: pulumi.secret(DEFAULT_IDS.acmeWorkspace) });
+    expect(await pulumi.isSecret(secretResult)).toBe(true);
+    expect(sim.requests("projects.list")).toHaveLength(1);
+  });
+});

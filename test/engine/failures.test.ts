@@ -92,6 +92,9 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const failed = await expectFailure(engine.up());
     expect(failed.text).toMatch(/Product [0-9a-f-]{36} was created, but setting its status to active failed: products\.update failed: 500/);
     expect(failed.text).toContain("the next `pulumi up` sets the status with a PATCH and creates no second product");
+    // The API's code, message, doc_url and request id reach the CLI output.
+    expect(failed.text).toMatch(/products\.update failed: 500 [a-z_]+: .+? \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/[a-z_]+\) \[request id [^\]]+\]/);
+    expect(failed.text).not.toContain(sim.token);
     expect(sim.counts().products).toBe(before + 1);
     const [recorded] = await engine.resources("Product");
     expect(recorded!.outputs.status).toBe("draft");

@@ -16,7 +16,8 @@ export {
 export { Product, type ProductArgs } from "./product";
 export { Site, type SiteArgs } from "./site";
 export { Task, type TaskArgs } from "./task";
-export type { ProductOnDelete } from "./lifecycle/product";
+export { productInputFailures, type ProductOnDelete } from "./lifecycle/product";
+export type { CheckFailure } from "./lifecycle/common";
 export {
   getProjects, getProjectsOutput, getProject, getProjectOutput,
   type ProjectInfo, type GetProjectsArgs, type GetProjectsOutputArgs, type GetProjectsResult, type GetProjectArgs, type GetProjectOutputArgs,

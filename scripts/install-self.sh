@@ -5,13 +5,22 @@
 # it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
 # folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
 # an installed copy gives the one-line `require("pulumi-serviceapi/lifecycle/…")` stub users get.
-# Run after `npm run build` (npm test and npm run demo do both).
+# Run after `npm run build`; `npm install` (prepare), `npm test` and `npm run demo` do both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 test -f dist/provider/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-npm pack --silent --pack-destination "$tmp" >/dev/null
+npm pack --silent --ignore-scripts --pack-destination "$tmp" >/dev/null
 rm -rf node_modules/pulumi-serviceapi
 mkdir -p node_modules/pulumi-serviceapi
 tar -xzf "$tmp"/pulumi-serviceapi-*.tgz -C node_modules/pulumi-serviceapi --strip-components=1
+
+# The examples run in place too (`cd examples/quickstart && pulumi up`, or the root Pulumi.yaml):
+# Pulumi's dynamic-provider launcher starts ./node_modules/@pulumi/pulumi from the program folder,
+# so give each example that one entry, pointing at the repo's copy. Everything else resolves upward.
+for example in examples/*/; do
+  [ -f "$example/Pulumi.yaml" ] || continue
+  mkdir -p "$example/node_modules/@pulumi"
+  ln -sfn ../../../../node_modules/@pulumi/pulumi "$example/node_modules/@pulumi/pulumi"
+done

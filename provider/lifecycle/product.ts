@@ -65,8 +65,12 @@ export function buildProductPatch(current: LiveFields, desired: ProductInputs): 
   return patch;
 }
 
-export async function check(_olds: unknown, news: Record<string, unknown>): Promise<{ inputs: ProductInputs; failures: CheckFailure[] }> {
-  currentSettings(); // a missing token or base URL fails the preview here, before any request
+/**
+ * Every problem with a product's inputs, each naming the property, the problem and the limit.
+ * Unknown values (preview) are skipped. Exported for programs that validate their own sources
+ * (see examples/catalog-from-yaml) before declaring resources.
+ */
+export function productInputFailures(news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const fields = UpdateProductSchema.shape;
   checkRequired(failures, "projectId", news.projectId);
@@ -79,7 +83,12 @@ export async function check(_olds: unknown, news: Record<string, unknown>): Prom
   checkField(failures, "externalCheckoutUrl", fields.externalCheckoutUrl, news.externalCheckoutUrl);
   checkOneOf(failures, "onDelete", ON_DELETE, news.onDelete);
   checkField(failures, "adoptId", uuid, news.adoptId, " (the id of an existing product to take over)");
-  return { inputs: cleanInputs<ProductInputs>(news, INPUT_KEYS) as ProductInputs, failures };
+  return failures;
+}
+
+export async function check(_olds: unknown, news: Record<string, unknown>): Promise<{ inputs: ProductInputs; failures: CheckFailure[] }> {
+  currentSettings(); // a missing token or base URL fails the preview here, before any request
+  return { inputs: cleanInputs<ProductInputs>(news, INPUT_KEYS) as ProductInputs, failures: productInputFailures(news) };
 }
 
 export async function diff(id: string, olds: ProductOutputs, news: Record<string, unknown>) {

@@ -80,26 +80,37 @@ export class EngineStack {
   #env: Record<string, string> = {};
   readonly #sim: Simulator;
 
-  private constructor(sim: Simulator, dir: string) {
+  readonly #scratch: string;
+
+  private constructor(sim: Simulator, dir: string, scratch: string) {
     this.#sim = sim;
     this.dir = dir;
+    this.#scratch = scratch;
   }
 
   /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
   static async create(
-    sim: Simulator, options: { config?: Record<string, string>; token?: string | null; program?: string } = {},
+    sim: Simulator,
+    options: { config?: Record<string, string>; token?: string | null; program?: string; inPlace?: boolean } = {},
   ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
     mkdirSync(WORK, { recursive: true });
-    const dir = mkdtempSync(join(WORK, "stack-"));
-    cpSync(options.program ?? join(REPO, "test", "engine", "program"), dir, { recursive: true });
-    // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
-    mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
-    symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
-    mkdirSync(join(dir, ".state"));
-    const engine = new EngineStack(sim, dir);
+    const scratch = mkdtempSync(join(WORK, "stack-"));
+    let dir = scratch;
+    if (options.inPlace && options.program) {
+      // Run the project where it is (e.g. the repo root's Pulumi.yaml); only state goes to scratch.
+      dir = options.program;
+    } else {
+      const source = options.program ?? join(REPO, "test", "engine", "program");
+      cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
+      // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
+      mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
+      symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
+    }
+    mkdirSync(join(scratch, ".state"));
+    const engine = new EngineStack(sim, dir, scratch);
     engine.#env = {
-        PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`,
+        PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
         PULUMI_CONFIG_PASSPHRASE: "engine-tests",
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
@@ -110,9 +121,9 @@ export class EngineStack {
         SERVICEAPI_TOKEN: "",
         SERVICEAPI_BASE_URL: "",
         SERVICEAPI_PUBLIC_BASE_URL: "",
-        PULUMI_HOME: join(dir, ".pulumi-home"),
+        PULUMI_HOME: join(scratch, ".pulumi-home"),
     };
-    const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand: cmd, pulumiHome: join(dir, ".pulumi-home"), envVars: engine.#env });
+    const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand: cmd, pulumiHome: join(scratch, ".pulumi-home"), envVars: engine.#env });
     engine.#stack = await Stack.create("test", ws);
     const token = options.token === undefined ? sim.token : options.token;
     if (token !== null) await engine.#stack.setConfig("serviceapi:token", { value: token, secret: true });
@@ -162,7 +173,7 @@ export class EngineStack {
   /** The stack's state file as the file backend stores it. */
   stateFileText(): string {
     const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
-    return readFileSync(join(this.dir, ".state", ".pulumi", "stacks", project, "test.json"), "utf8");
+    return readFileSync(join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json"), "utf8");
   }
 
   /** Resources of one type from the exported state. */
@@ -190,7 +201,9 @@ export class EngineStack {
     } catch {
       // best effort: the folder goes anyway
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir === this.#scratch) rmSync(this.dir, { recursive: true, force: true });
+    else rmSync(join(this.dir, "Pulumi.test.yaml"), { force: true });
+    rmSync(this.#scratch, { recursive: true, force: true });
   }
 }
 

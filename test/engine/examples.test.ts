@@ -1,0 +1,79 @@
+/**
+ * Every example runs under the real Pulumi CLI against the simulator: the quick start (from its
+ * folder and from the repo root's Pulumi.yaml) and the YAML catalog, including a bad catalog that
+ * must fail at preview naming the file, the entry and the field.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Simulator } from "../../simulator";
+import { simulatorForSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "./harness";
+
+describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  let sim: Simulator;
+  let engine: EngineStack | undefined;
+
+  beforeAll(async () => {
+    await pulumiCli();
+    sim = await simulatorForSuite();
+  }, 30 * 60_000);
+
+  afterEach(async () => {
+    await engine?.dispose();
+    engine = undefined;
+  });
+
+  it("examples/quickstart: up creates the catalog, a second preview changes nothing, destroy cleans up", async () => {
+    engine = await EngineStack.create(sim, { program: join(REPO, "examples", "quickstart") });
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ create: 6 });
+    const out = up.result.outputs;
+    expect(out.productStatuses!.value).toEqual({ pro: "active", legacy: "archived", enterprise: "draft" });
+    expect(out.siteSubdomain!.value).toBe("acme-web-001");
+    expect(out.siteOriginalName!.value).toBe("Acme Web 001");
+    expect(out.reportNextRunAt!.value).toBe("2026-12-07T09:00:00.000Z");
+
+    const preview = await engine.preview();
+    expect(preview.result.changeSummary).toEqual({ same: 6 });
+    // Only the data-source lookups: the project by name, and the default site (250 sites, 3 pages).
+    expect(wire(sim).map((c) => c.operation)).toEqual(["projects.list", "sites.list", "sites.list", "sites.list"]);
+
+    const destroy = await engine.destroy();
+    expect(destroy.result.summary.resourceChanges).toEqual({ delete: 6 });
+  });
+
+  it("the repo root's Pulumi.yaml runs the quick start", async () => {
+    engine = await EngineStack.create(sim, { program: REPO, inPlace: true });
+    const preview = await engine.preview();
+    expect(preview.result.changeSummary).toEqual({ create: 6 });
+  });
+
+  it("examples/catalog-from-yaml: products from the file, and a bad file fails preview naming file, entry and field", async () => {
+    const program = join(REPO, "examples", "catalog-from-yaml");
+    engine = await EngineStack.create(sim, { program });
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ create: 4 });
+    expect(Object.keys(up.result.outputs.products!.value as object).sort()).toEqual(["pro", "starter", "team"]);
+
+    writeFileSync(join(engine.dir, "bad.yaml"), [
+      "project: Acme Web",
+      "products:",
+      "  - key: pro",
+      "    title: Pro plan",
+      "  - key: cheap",
+      "    title: ''",
+      "    status: on-sale",
+      "  - key: odd",
+      "    title: Odd",
+      "    colour: blue",
+    ].join("\n"));
+    await engine.stack.setConfig("serviceapi-catalog-from-yaml:catalogFile", { value: "bad.yaml" });
+    const failed = await expectFailure(engine.preview());
+    expect(failed.text).toContain("bad.yaml has 3 problem(s):");
+    expect(failed.text).toContain("products[1] (cheap): title must be 1 to 1024 characters long (got 0)");
+    expect(failed.text).toContain('products[1] (cheap): status must be one of "active", "archived", "draft" (got "on-sale")');
+    expect(failed.text).toContain("products[2] (odd): colour is not a product field");
+    expect(wire(sim).filter((c) => c.operation !== "projects.list")).toEqual([]);
+  });
+});

@@ -5,27 +5,23 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "./harness";
+import { simulatorForSuite, stackPerTest } from "./suite";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, pulumiCli, wire } from "./harness";
 
 describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
-  let engine: EngineStack | undefined;
+  const newStack = stackPerTest(() => sim);
 
   beforeAll(async () => {
     await pulumiCli();
     sim = await simulatorForSuite();
   }, 30 * 60_000);
 
-  afterEach(async () => {
-    await engine?.dispose();
-    engine = undefined;
-  });
 
   it("examples/quickstart: up creates the catalog, a second preview changes nothing, destroy cleans up", async () => {
-    engine = await EngineStack.create(sim, { program: join(REPO, "examples", "quickstart") });
+    const engine = await newStack({ program: join(REPO, "examples", "quickstart") });
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 6 });
     const out = up.result.outputs;
@@ -44,14 +40,14 @@ describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
   });
 
   it("the repo root's Pulumi.yaml runs the quick start", async () => {
-    engine = await EngineStack.create(sim, { program: REPO, inPlace: true });
+    const engine = await newStack({ program: REPO, inPlace: true });
     const preview = await engine.preview();
     expect(preview.result.changeSummary).toEqual({ create: 6 });
   });
 
   it("examples/catalog-from-yaml: products from the file, and a bad file fails preview naming file, entry and field", async () => {
     const program = join(REPO, "examples", "catalog-from-yaml");
-    engine = await EngineStack.create(sim, { program });
+    const engine = await newStack({ program });
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 4 });
     expect(Object.keys(up.result.outputs.products!.value as object).sort()).toEqual(["pro", "starter", "team"]);

@@ -3,33 +3,27 @@
  * a missing token, adopting an existing product, a create whose follow-up PATCH fails, and a 429
  * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, wire } from "./harness";
+import { simulatorForSuite, stackPerTest } from "./suite";
+import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, wire } from "./harness";
 
 const project = DEFAULT_IDS.acmeDocs;
 
 describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
-  let engine: EngineStack | undefined;
+  const newStack = stackPerTest(() => sim);
 
   beforeAll(async () => {
     await pulumiCli();
     sim = await simulatorForSuite();
   }, 30 * 60_000);
 
-  afterEach(async () => {
-    sim.clearFaults();
-    sim.setRateLimit(undefined);
-    await engine?.dispose();
-    engine = undefined;
-  });
 
   it("bad input fails preview naming each field, its problem and the limit, before any API request", async () => {
-    engine = await EngineStack.create(sim);
+    const engine = await newStack();
     const site = sim.seed.sites.find((s) => s.projectId === project)!;
     // The engine stops a preview at the first resource that fails its check, so one kind at a time.
     await engine.setSpec({
@@ -56,7 +50,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
   });
 
   it("a missing token is one error naming both ways to set it, and nothing is sent", async () => {
-    engine = await EngineStack.create(sim, { token: null });
+    const engine = await newStack({ token: null });
     await engine.setSpec({ products: { p: { projectId: project, title: "Needs a token" } } });
     const failed = await expectFailure(engine.preview());
     expect(failed.text).toContain("serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.");
@@ -68,7 +62,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const legacy = await client.createProduct({ projectId: project, title: "Legacy", slug: "legacy" });
     await client.close();
     const before = sim.counts().products;
-    engine = await EngineStack.create(sim);
+    const engine = await newStack();
     await engine.setSpec({ products: { legacy: { projectId: project, title: "Legacy plan", slug: "legacy", adoptId: legacy.id } } });
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
@@ -84,7 +78,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
   });
 
   it("a create whose status PATCH fails is recorded, and the next up finishes it with a PATCH, not a second product", async () => {
-    engine = await EngineStack.create(sim);
+    const engine = await newStack();
     await engine.setSpec({ products: { launch: { projectId: project, title: "Launch", status: "active" } } });
     const before = sim.counts().products;
     // 1 attempt + 3 retries, all 500.
@@ -109,7 +103,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
   });
 
   it("a create that may have reached the service says how to adopt it instead of duplicating it", async () => {
-    engine = await EngineStack.create(sim, { config: { "serviceapi:timeoutMs": "300" } });
+    const engine = await newStack({ config: { "serviceapi:timeoutMs": "300" } });
     await engine.setSpec({ products: { slow: { projectId: project, title: "Slow" } } });
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000 });
     const failed = await expectFailure(engine.up());
@@ -119,7 +113,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
   });
 
   it("a 429 storm during up: every resource lands exactly once", async () => {
-    engine = await EngineStack.create(sim);
+    const engine = await newStack();
     const products = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" }]));
     await engine.setSpec({ products });
     const before = sim.counts().products;

@@ -12,7 +12,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["simulator/cli.ts", "examples/**", "bench/**", "test/**"],
+    files: ["simulator/cli.ts", "examples/**", "bench/**", "test/**", "scripts/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -170,6 +170,13 @@ export class EngineStack {
     });
   }
 
+  /** A shell line that runs `pulumi <args>` on this stack from a terminal (to reproduce or explore). */
+  commandLine(args: string): string {
+    const keys = ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_HOME", "PULUMI_SKIP_UPDATE_CHECK", "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"];
+    const env = keys.map((k) => `${k}=${shellQuote(this.#env[k] ?? "")}`).join(" ");
+    return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack test`;
+  }
+
   /** The stack's state file as the file backend stores it. */
   stateFileText(): string {
     const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
@@ -244,6 +251,10 @@ export function steps(events: EngineEvent[]): string[] {
 /** The simulator's request log as `METHOD path body` lines — what went over the wire. */
 export function wire(sim: Simulator): { operation: string | null; method: string; path: string; body: unknown }[] {
   return sim.requests().filter((r) => r.operation !== null).map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 function findRepo(from: string): string {

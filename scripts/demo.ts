@@ -1,0 +1,159 @@
+/**
+ * `npm run demo [-- --keep]`: the main job on the bundled simulator, with the real Pulumi CLI.
+ *   1. `pulumi up` of the quick start
+ *   2. one product field changed in the program → preview shows only that field; up sends one PATCH
+ *   3. a change made behind Pulumi's back → the drift gate fails and names it; `up --refresh` restores
+ *   4. `pulumi destroy` → products archived, site name restored, the task's warning
+ * Ends with a table (step, result, API requests) and leaves nothing running, unless `--keep`, which
+ * stops before destroy and keeps the stack and the simulator up for exploring.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EngineEvent } from "@pulumi/pulumi/automation";
+import { ServiceApiClient } from "../provider";
+import { startSimulator, type Simulator } from "../simulator";
+import { EngineStack, REPO, pulumiCli, wire, type FailedRun } from "../test/engine/harness";
+
+const keep = process.argv.includes("--keep");
+const rows: { step: string; result: string; requests: string }[] = [];
+
+class DemoFailure extends Error {
+  constructor(readonly step: string, message: string, readonly reproduce: string) {
+    super(message);
+  }
+}
+
+function say(text: string): void {
+  console.log(text);
+}
+
+/** Requests the simulator saw, as "N (operation × n, …)". */
+function requests(sim: Simulator): string {
+  const counts = new Map<string, number>();
+  for (const c of wire(sim)) counts.set(c.operation!, (counts.get(c.operation!) ?? 0) + 1);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return total === 0 ? "0" : `${total} (${[...counts].map(([op, n]) => `${op} ×${n}`).join(", ")})`;
+}
+
+/** Property changes an update step would make, from the engine's events: "pro-plan: description". */
+function changedFields(events: EngineEvent[]): string[] {
+  return events.flatMap((e) => {
+    const m = e.resourcePreEvent?.metadata;
+    if (!m || m.op !== "update" || !m.old || !m.new) return [];
+    const keys = new Set([...Object.keys(m.old.inputs), ...Object.keys(m.new.inputs)]);
+    const changed = [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(m.old!.inputs[k]) !== JSON.stringify(m.new!.inputs[k]));
+    return changed.map((k) => `${m.urn.split("::").pop()}: ${k} ${JSON.stringify(m.old!.inputs[k])} → ${JSON.stringify(m.new!.inputs[k])}`);
+  });
+}
+
+async function run(sim: Simulator): Promise<EngineStack> {
+  say("\nCreating a temporary local stack of examples/quickstart (file backend, passphrase secrets).");
+  const engine = await EngineStack.create(sim, { program: join(REPO, "examples", "quickstart") });
+  const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+  const fail = (step: string, message: string, args: string) => new DemoFailure(step, message, engine.commandLine(args));
+  try {
+    // 1
+    say("\n── Step 1: pulumi up — create the catalog");
+    const up = await engine.up().catch((e: FailedRun) => { throw fail("1 up", e.message, "up"); });
+    const out = up.result.outputs;
+    say(`   Created: ${JSON.stringify(up.result.summary.resourceChanges)}`);
+    say(`   Products: ${JSON.stringify(out.productStatuses?.value)}`);
+    say(`   Site subdomain: ${out.siteSubdomain?.value}, renamed from ${JSON.stringify(out.siteOriginalName?.value)}`);
+    say(`   Weekly report next runs at ${out.reportNextRunAt?.value}`);
+    rows.push({ step: "1. pulumi up (quick start)", result: `${up.result.summary.resourceChanges?.create ?? 0} created`, requests: requests(sim) });
+    const proId = (out.productIds?.value as { pro: string }).pro;
+
+    // 2
+    say("\n── Step 2: change one field in the program (the Pro plan's title)");
+    const programFile = join(engine.dir, "index.ts");
+    writeFileSync(programFile, readFileSync(programFile, "utf8").replace('title: "Pro plan"', 'title: "Pro plan (2027)"'));
+    const preview = await engine.preview({ diff: true }).catch((e: FailedRun) => { throw fail("2 preview", e.message, "preview --diff"); });
+    const planned = changedFields(preview.events);
+    say(`   pulumi preview --diff plans: ${planned.join("; ")}`);
+    const previewRequests = wire(sim).filter((c) => c.operation !== "projects.list" && c.operation !== "sites.list").length;
+    say(`   Requests to change anything during preview: ${previewRequests} (the lookups by name are the only reads)`);
+    if (planned.length !== 1) throw fail("2 preview", `expected exactly one changed field, got: ${planned.join("; ") || "none"}`, "preview --diff");
+    rows.push({ step: "2a. one field changed → preview --diff", result: `plans 1 update: ${planned[0]!.split(":")[1]!.trim().split(" ")[0]}`, requests: requests(sim) });
+    const update = await engine.up().catch((e: FailedRun) => { throw fail("2 up", e.message, "up"); });
+    const patches = wire(sim).filter((c) => c.operation === "products.update");
+    for (const p of patches) say(`   Sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
+    if (patches.length !== 1 || Object.keys(patches[0]!.body as object).length !== 1) {
+      throw fail("2 up", `expected one PATCH with one key, got ${JSON.stringify(patches.map((p) => p.body))}`, "up");
+    }
+    rows.push({ step: "2b. pulumi up", result: `${update.result.summary.resourceChanges?.update ?? 0} updated, 1 PATCH with 1 key`, requests: requests(sim) });
+
+    // 3
+    say("\n── Step 3: someone edits the Pro plan in the admin UI (a PATCH straight to the simulator)");
+    await client.updateProduct(proId, { description: "Edited in the admin UI" });
+    say("   pulumi preview --refresh --expect-no-changes (the drift gate a pull request runs):");
+    const gate = await engine.preview({ refresh: true, expectNoChanges: true, diff: true }).then(
+      () => undefined, (e: FailedRun) => e);
+    if (!gate) throw fail("3 drift gate", "the drift gate passed, but the product was changed behind Pulumi's back", "preview --refresh --expect-no-changes --diff");
+    const drift = changedFields(gate.events);
+    say(`   It fails (exit code 7) and names the drift: ${drift.join("; ")}`);
+    if (!drift.some((d) => d.includes("description"))) throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --diff");
+    const gateRequests = requests(sim);
+    const restore = await engine.up({ refresh: true }).catch((e: FailedRun) => { throw fail("3 up --refresh", e.message, "up --refresh"); });
+    const restored = wire(sim).filter((c) => c.operation === "products.update" && Object.keys(c.body as object).length > 0);
+    for (const p of restored) say(`   pulumi up --refresh sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
+    rows.push({ step: "3a. drift gate (preview --refresh --expect-no-changes)", result: "failed as it should: description", requests: gateRequests });
+    rows.push({ step: "3b. pulumi up --refresh", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requests(sim) });
+
+    if (keep) return engine;
+
+    // 4
+    say("\n── Step 4: pulumi destroy");
+    const destroy = await engine.destroy().catch((e: FailedRun) => { throw fail("4 destroy", e.message, "destroy"); });
+    for (const d of destroy.diagnostics) {
+      const text = d.message.replace(/^(info|warning): \[runtime\] /, "").trim();
+      if (text.startsWith("serviceapi:")) say(`   ${text}`);
+    }
+    rows.push({ step: "4. pulumi destroy", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requests(sim) });
+    return engine;
+  } finally {
+    await client.close();
+  }
+}
+
+function printSummary(seconds: number): void {
+  const widths = [Math.max(...rows.map((r) => r.step.length), 4), Math.max(...rows.map((r) => r.result.length), 6)];
+  say("\nSummary");
+  say(`  ${"Step".padEnd(widths[0]!)}  ${"Result".padEnd(widths[1]!)}  API requests`);
+  for (const r of rows) say(`  ${r.step.padEnd(widths[0]!)}  ${r.result.padEnd(widths[1]!)}  ${r.requests}`);
+  say(`  Total time: ${seconds.toFixed(1)} s`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  say("pulumi-serviceapi demo: the quick start on the bundled simulator, with the real Pulumi CLI.");
+  say("Getting the Pulumi CLI (scripts/install-pulumi.sh): a pulumi >= 3.216 on PATH, a cached build,");
+  say("or a build from pinned Go modules — about 12 minutes the first time, seconds afterwards.");
+  await pulumiCli();
+  const sim = await startSimulator({ port: 0 });
+  say(`Simulator listening at ${sim.url} (token ${sim.token}).`);
+  let engine: EngineStack | undefined;
+  try {
+    engine = await run(sim);
+    printSummary((performance.now() - started) / 1000);
+  } catch (error) {
+    if (error instanceof DemoFailure) {
+      console.error(`\nThe demo stopped at step ${error.step}: ${error.message}`);
+      console.error(`To reproduce: npm run demo -- --keep, then in another terminal:\n  ${error.reproduce}`);
+    } else {
+      console.error(`\nThe demo stopped: ${(error as Error).message}`);
+    }
+    process.exitCode = 1;
+  }
+  if (keep && engine && process.exitCode !== 1) {
+    say("\n--keep: the stack and the simulator stay up (Ctrl-C stops the simulator). Try:");
+    say(`  ${engine.commandLine("preview --refresh --diff")}`);
+    say(`  curl -s ${sim.url}/_simulator/requests | head -c 2000`);
+    say(`  ${engine.commandLine("destroy --yes")}`);
+    process.on("SIGINT", () => void sim.close().then(() => process.exit(0)));
+    return;
+  }
+  await engine?.dispose();
+  await sim.close();
+}
+
+void main();

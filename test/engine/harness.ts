@@ -91,7 +91,9 @@ export class EngineStack {
   /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
   static async create(
     sim: Simulator,
-    options: { config?: Record<string, string>; token?: string | null; program?: string; inPlace?: boolean } = {},
+    options: {
+      config?: Record<string, string>; token?: string | null; program?: string; inPlace?: boolean; env?: Record<string, string>;
+    } = {},
   ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
     mkdirSync(WORK, { recursive: true });
@@ -122,6 +124,7 @@ export class EngineStack {
         SERVICEAPI_BASE_URL: "",
         SERVICEAPI_PUBLIC_BASE_URL: "",
         PULUMI_HOME: join(scratch, ".pulumi-home"),
+        ...options.env,
     };
     const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand: cmd, pulumiHome: join(scratch, ".pulumi-home"), envVars: engine.#env });
     engine.#stack = await Stack.create("test", ws);
@@ -168,6 +171,11 @@ export class EngineStack {
     return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", "test"], {
       cwd: this.dir, env: { ...process.env, ...this.#env }, encoding: "utf8",
     });
+  }
+
+  /** The environment every command of this stack runs with (CLI on PATH, backend, passphrase). */
+  get env(): Record<string, string> {
+    return { ...this.#env };
   }
 
   /** A shell line that runs `pulumi <args>` on this stack from a terminal (to reproduce or explore). */

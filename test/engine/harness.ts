@@ -31,9 +31,10 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
     if (!existsSync(join(REPO, "node_modules", "pulumi-serviceapi", "package.json"))) {
       throw new Error("pulumi-serviceapi is not installed in node_modules: run `npm test` (its pretest runs scripts/install-self.sh)");
     }
-    const bin = execFileSync("bash", [join(REPO, "scripts", "install-pulumi.sh"), "--quiet"], {
+    // Not --quiet: the script says on stderr where the CLI comes from, and when it has to build it.
+    const bin = execFileSync("bash", [join(REPO, "scripts", "install-pulumi.sh")], {
       encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000,
-    }).trim().split("\n").pop()!;
+    }).trim().split("\n").pop()!.replace(/^PULUMI_BIN=/, "");
     // PulumiCommand wants <root>/bin/pulumi.
     let root = dirname(bin);
     if (basename(bin) !== "bin") {

@@ -3,7 +3,8 @@
  * Used by the dynamic providers (`configure()`, in the provider process) and by the data sources
  * (`pulumi.Config`, in the program process), so both read the same keys the same way.
  */
-import { ConfigError, NUMERIC_OPTIONS, type ClientOptions } from "./client";
+import { ConfigError, type ClientOptions, type NUMERIC_OPTIONS } from "./client";
+import { checkNumber } from "./client/config";
 
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
 const NUMERIC_KEYS = [
@@ -42,12 +43,13 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   for (const key of NUMERIC_KEYS) {
     const raw = value(key);
     if (raw === undefined) continue;
-    const n = Number(raw);
-    const range = NUMERIC_OPTIONS[key];
-    if (!/^\d+$/.test(raw.trim()) || n < range.min || n > range.max) {
-      throw new ConfigError(`serviceapi:${key} must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(raw)})`);
+    // Config values are strings; the range rule (and its message) is the client's own.
+    const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    try {
+      client[key] = checkNumber(key, n);
+    } catch (error) {
+      throw new ConfigError(`serviceapi:${(error as Error).message.replace(/\(got .*\)$/, `(got ${JSON.stringify(raw)})`)}`);
     }
-    client[key] = n;
   }
   return { client, productRefresh: readBoolean("productRefresh", value("productRefresh"), true) };
 }

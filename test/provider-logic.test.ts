@@ -257,3 +257,15 @@ describe("data sources", () => {
     expect(sim.requests("projects.list")).toHaveLength(1);
   });
 });
+
+describe("settings", () => {
+  it("a numeric config value that is not an integer in range names the key, the range and the value", async () => {
+    const { readSettings } = await import("../provider/settings");
+    const base = { token: "sim_test_token", baseUrl: "http://127.0.0.1:1" };
+    expect(() => readSettings((k) => ({ ...base, timeoutMs: "abc" })[k as "token"])).toThrow(
+      'serviceapi:timeoutMs must be an integer from 1 to 3600000 (got "abc")');
+    expect(() => readSettings((k) => ({ ...base, maxRetries: "11" })[k as "token"])).toThrow(
+      'serviceapi:maxRetries must be an integer from 0 to 10 (got "11")');
+    expect(readSettings((k) => ({ ...base, maxRetries: " 2 " })[k as "token"]).client.maxRetries).toBe(2);
+  });
+});

@@ -134,10 +134,6 @@ export function refreshedInputs(
   return inputs;
 }
 
-export function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
-
 export function info(message: string): void {
   void log.info(`serviceapi: ${message}`);
 }

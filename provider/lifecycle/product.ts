@@ -10,7 +10,7 @@
 import type { KnownProductStatus, Product, ProductStatus, UpdateProductBody } from "../client";
 import { PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../client/schemas";
 import {
-  DECLARED, UNKNOWN, apiClient, checkField, checkOneOf, checkRequired, cleanInputs, currentSettings, declaredKeys, info,
+  DECLARED, apiClient, checkField, checkOneOf, checkRequired, cleanInputs, currentSettings, declaredKeys, info,
   isNotFound, partialFailure, refreshedInputs, warn, type CheckFailure,
 } from "./common";
 
@@ -100,7 +100,6 @@ export async function diff(id: string, olds: ProductOutputs, news: Record<string
   const changes = replaces.length > 0
     || Object.keys(patch).length > 0
     || (desired.onDelete ?? "archive") !== olds.onDelete
-    || Object.values(desired).includes(UNKNOWN)
     || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces };
 }
@@ -187,12 +186,13 @@ export async function read(id: string, props: ProductOutputs) {
     if (isNotFound(error)) return {}; // gone: the engine drops it from the stack
     throw error;
   }
-  const stored = { projectId: props.projectId, onDelete: props.onDelete, adoptId: props.adoptId };
-  const declared = props[DECLARED] ?? declaredKeys(stored);
-  const live = { ...record, ...stored };
-  const refreshed: ProductOutputs = { ...outputsOf(record), ...stored, onDelete: props.onDelete ?? "archive", [DECLARED]: declared };
-  if (props.adoptId === undefined) delete refreshed.adoptId;
-  return { id, props: refreshed, inputs: refreshedInputs(declared, live, NULLABLE) };
+  // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
+  const stored: ProductInputs = {
+    projectId: props.projectId, title: record.title, onDelete: props.onDelete,
+    ...(props.adoptId !== undefined && { adoptId: props.adoptId }),
+  };
+  const refreshed = { ...outputs(record, stored), [DECLARED]: props[DECLARED] };
+  return { id, props: refreshed, inputs: refreshedInputs(props[DECLARED], { ...record, ...stored }, NULLABLE) };
 }
 
 export async function remove(id: string, props: ProductOutputs): Promise<void> {

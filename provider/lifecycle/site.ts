@@ -103,9 +103,8 @@ export async function create(inputs: SiteInputs) {
 
 export async function update(id: string, olds: SiteOutputs, news: Record<string, unknown>) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS) as SiteInputs;
-  if (desired.name === olds.name) {
-    return { outs: outputs({ object: "site", id, name: olds.name, subdomain: olds.subdomain ?? undefined, is_default: olds.isDefault ?? undefined }, desired, olds.originalName) };
-  }
+  // Only restoreNameOnDelete changed: record it without a request.
+  if (desired.name === olds.name) return { outs: { ...olds, restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
   const site = await apiClient().updateSite(id, { name: desired.name });
   await remember(desired.projectId, site);
   return { outs: outputs(site, desired, olds.originalName) };
@@ -116,7 +115,7 @@ export async function read(id: string, props: SiteOutputs) {
   const { site } = await findSite(props.projectId, props.siteId ?? id);
   if (!site) return {};
   const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete };
-  const refreshed = { ...outputs(site, stored as SiteInputs, props.originalName), [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"] };
+  const refreshed = { ...outputs(site, stored as SiteInputs, props.originalName), [DECLARED]: props[DECLARED] };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
 }

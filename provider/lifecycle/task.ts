@@ -5,8 +5,7 @@
  * the replacement (at preview and up) and the delete say so, naming the task id.
  */
 import type { Task } from "../client";
-import { CreateTaskBody } from "../client/schemas";
-import { uuid } from "../client/schemas";
+import { CreateTaskBody, uuid } from "../client/schemas";
 import { checkRecurrence, validateRecurrence } from "../client/rrule";
 import { UNKNOWN, apiClient, checkField, checkRequired, cleanInputs, currentSettings, warn, type CheckFailure } from "./common";
 

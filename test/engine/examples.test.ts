@@ -5,20 +5,18 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite, stackPerTest } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO, expectFailure, pulumiCli, wire } from "./harness";
+import { engineSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "./harness";
 
 describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const suite = engineSuite();
+  const newStack = suite.newStack;
   let sim: Simulator;
-  const newStack = stackPerTest(() => sim);
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulatorForSuite();
-  }, 30 * 60_000);
-
+  beforeEach(() => {
+    sim = suite.sim();
+  });
 
   it("examples/quickstart: up creates the catalog, a second preview changes nothing, destroy cleans up", async () => {
     const engine = await newStack({ program: join(REPO, "examples", "quickstart") });

@@ -3,24 +3,22 @@
  * a missing token, adopting an existing product, a create whose follow-up PATCH fails, and a 429
  * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite, stackPerTest } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, wire } from "./harness";
+import { engineSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "./harness";
 
 const project = DEFAULT_IDS.acmeDocs;
 
 describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const suite = engineSuite();
+  const newStack = suite.newStack;
   let sim: Simulator;
-  const newStack = stackPerTest(() => sim);
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulatorForSuite();
-  }, 30 * 60_000);
-
+  beforeEach(() => {
+    sim = suite.sim();
+  });
 
   it("bad input fails preview naming each field, its problem and the limit, before any API request", async () => {
     const engine = await newStack();

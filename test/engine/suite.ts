@@ -1,12 +1,26 @@
-import { afterAll, afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { EngineStack } from "./harness";
+import { EngineStack, pulumiCli } from "./harness";
 
 /** A simulator that lives for the whole describe block (the engine runs several commands against it). */
 export async function simulatorForSuite(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = await startSimulator({ port: 0, ...options });
   afterAll(() => sim.close());
   return sim;
+}
+
+/**
+ * For a describe block whose tests each use their own stack: gets the CLI (a build can take
+ * minutes, so outside any test's timeout), starts one simulator, and returns both accessors.
+ */
+export function engineSuite(): { sim: () => Simulator; newStack: ReturnType<typeof stackPerTest> } {
+  let sim: Simulator | undefined;
+  beforeAll(async () => {
+    await pulumiCli();
+    sim = await simulatorForSuite();
+  }, 30 * 60_000);
+  const current = () => sim!;
+  return { sim: current, newStack: stackPerTest(current) };
 }
 
 /**

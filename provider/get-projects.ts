@@ -4,7 +4,7 @@
  * into exactly one record.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { exactlyOne, invokeOutput, withProgramClient } from "./program-client";
+import { DataSourceError, exactlyOne, invokeOutput, quoted, withProgramClient } from "./program-client";
 
 export interface ProjectInfo {
   id: string;
@@ -26,7 +26,11 @@ export interface GetProjectsResult {
 }
 
 export async function getProjects(args: GetProjectsArgs = {}, _opts?: pulumi.InvokeOptions): Promise<GetProjectsResult> {
-  const projects = await withProgramClient(async (client) => {
+  return listProjects("getProjects", args);
+}
+
+async function listProjects(fn: string, args: GetProjectsArgs): Promise<GetProjectsResult> {
+  const projects = await withProgramClient(fn, async (client) => {
     const all: ProjectInfo[] = [];
     const query = args.workspaceId === undefined ? {} : { workspaceId: args.workspaceId };
     for await (const p of client.listProjects(query)) all.push({ id: p.id, name: p.name, workspaceId: p.workspaceId });
@@ -36,7 +40,7 @@ export async function getProjects(args: GetProjectsArgs = {}, _opts?: pulumi.Inv
 }
 
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectsResult> {
-  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts, (a) => getProjects(a));
+  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts, (a) => listProjects("getProjectsOutput", a));
 }
 
 export interface GetProjectArgs {
@@ -52,22 +56,33 @@ export interface GetProjectOutputArgs {
   workspaceId?: pulumi.Input<string>;
 }
 
-/** Exactly one project by name or id; zero or several matches is an error naming them. */
+/** Exactly one project by name or id; zero or several matches is an error listing candidates. */
 export async function getProject(args: GetProjectArgs, _opts?: pulumi.InvokeOptions): Promise<ProjectInfo> {
-  if ((args.name === undefined) === (args.id === undefined)) {
-    throw new Error("getProject: pass exactly one of `name` and `id`");
-  }
-  const { projects } = await getProjects(args.workspaceId === undefined ? {} : { workspaceId: args.workspaceId });
-  const scope = args.workspaceId === undefined ? "" : ` in workspace ${args.workspaceId}`;
-  if (args.id !== undefined) {
-    const id = args.id.toLowerCase();
-    return exactlyOne("getProject", `project has id ${args.id}${scope}`, projects.filter((p) => p.id.toLowerCase() === id),
-      projects.length, "Check the id and that the token can see the project.");
-  }
-  return exactlyOne("getProject", `project is named ${JSON.stringify(args.name)}${scope}`, projects.filter((p) => p.name === args.name),
-    projects.length, args.workspaceId === undefined ? "Pass workspaceId or id to choose." : "Pass id to choose.");
+  return findProject("getProject", args, false);
 }
 
 export function getProjectOutput(args: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<ProjectInfo> {
-  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts, (a) => getProject(a));
+  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts, (a, secret) => findProject("getProjectOutput", a, secret));
+}
+
+async function findProject(fn: string, args: GetProjectArgs, secret: boolean): Promise<ProjectInfo> {
+  if ((args.name === undefined) === (args.id === undefined)) {
+    throw new DataSourceError(`${fn}: pass exactly one of \`name\` and \`id\``);
+  }
+  const { projects } = await listProjects(fn, args.workspaceId === undefined ? {} : { workspaceId: args.workspaceId });
+  const scope = args.workspaceId === undefined ? "" : ` in workspace ${args.workspaceId}`;
+  const show = (p: ProjectInfo) => `${p.name === null ? "(unnamed)" : JSON.stringify(p.name)} (id ${p.id}, workspace ${p.workspaceId})`;
+  const noun = ["project", "projects"] as const;
+  if (args.id !== undefined) {
+    const id = args.id.toLowerCase();
+    const given = quoted(args.id, secret);
+    return exactlyOne(fn, noun, [`has id ${given}${scope}`, `have id ${given}${scope}`], projects.filter((p) => p.id.toLowerCase() === id),
+      projects, show, { none: "Check the id and that the token can see the project.", several: "The service listed one id twice." });
+  }
+  const given = quoted(args.name!, secret);
+  return exactlyOne(fn, noun, [`is named ${given}${scope}`, `are named ${given}${scope}`], projects.filter((p) => p.name === args.name),
+    projects, show, {
+      none: "Check the name (it is matched exactly, case included).",
+      several: args.workspaceId === undefined ? "Pass workspaceId or id to choose." : "Pass id to choose.",
+    });
 }

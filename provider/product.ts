@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { KnownProductStatus, ProductStatus } from "./client";
 import * as lifecycle from "./lifecycle/product";
 import type { ProductOnDelete } from "./lifecycle/product";
+import { resourceProps } from "./resource-props";
 
 export interface ProductArgs {
   /** The project the product belongs to. Changing it replaces the product. */
@@ -42,8 +43,6 @@ export class Product extends pulumi.dynamic.Resource {
   declare readonly onDelete: pulumi.Output<ProductOnDelete>;
 
   constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is listed (undefined when not given) so the resource gets an Output for each.
-    const props = { description: undefined, slug: undefined, status: undefined, externalCheckoutUrl: undefined, onDelete: undefined, ...args, type: undefined };
-    super(lifecycle, name, props, opts, "serviceapi", "Product");
+    super(lifecycle, name, resourceProps("Product", name, args, lifecycle.PRODUCT_OUTPUTS, opts), opts, "serviceapi", "Product");
   }
 }

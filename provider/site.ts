@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as lifecycle from "./lifecycle/site";
+import { resourceProps } from "./resource-props";
 
 export interface SiteArgs {
   /** The project the site is in. Changing it replaces the resource. */
@@ -28,8 +29,6 @@ export class Site extends pulumi.dynamic.Resource {
   declare readonly restoreNameOnDelete: pulumi.Output<boolean>;
 
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is listed (undefined when not given) so the resource gets an Output for each.
-    const props = { restoreNameOnDelete: undefined, ...args, subdomain: undefined, isDefault: undefined, originalName: undefined };
-    super(lifecycle, name, props, opts, "serviceapi", "Site");
+    super(lifecycle, name, resourceProps("Site", name, args, lifecycle.SITE_OUTPUTS, opts), opts, "serviceapi", "Site");
   }
 }

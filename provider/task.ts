@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as lifecycle from "./lifecycle/task";
+import { resourceProps } from "./resource-props";
 
 export interface TaskArgs {
   projectId: pulumi.Input<string>;
@@ -26,14 +27,18 @@ export class Task extends pulumi.dynamic.Resource {
   declare readonly scheduledAt: pulumi.Output<string>;
   declare readonly rrule: pulumi.Output<string | undefined>;
   declare readonly emoji: pulumi.Output<string | undefined>;
-  /** When the service will run the task next, as it reported at create. */
+  /**
+   * When the service will run the task next, as it reported at create. Derived from `scheduledAt`
+   * and `rrule`, so it is stored as a secret whenever either is given as an Output (which may be a
+   * secret: that cannot be known before the resource is registered).
+   */
   declare readonly nextRunAt: pulumi.Output<string | null>;
   declare readonly createdAt: pulumi.Output<string | null>;
   declare readonly updatedAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {
-    // Every output is listed (undefined when not given) so the resource gets an Output for each.
-    const props = { rrule: undefined, emoji: undefined, ...args, nextRunAt: undefined, createdAt: undefined, updatedAt: undefined };
-    super(lifecycle, name, props, opts, "serviceapi", "Task");
+    const derivedFromOutputs = [args.scheduledAt, args.rrule].some((v) => pulumi.Output.isInstance(v) || v instanceof Promise);
+    const options = derivedFromOutputs ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] } : opts;
+    super(lifecycle, name, resourceProps("Task", name, args, lifecycle.TASK_OUTPUTS, opts), options, "serviceapi", "Task");
   }
 }

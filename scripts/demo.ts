@@ -2,8 +2,8 @@
  * `npm run demo [-- --keep]`: the main job on the bundled simulator, with the real Pulumi CLI.
  *   1. `pulumi up` of the quick start
  *   2. one product field changed in the program → preview shows only that field; up sends one PATCH
- *   3. a change made behind Pulumi's back → the drift gate fails and names it; `up --refresh` restores
- *   4. `pulumi destroy` → products archived, site name restored, the task's warning
+ *   3. a change made behind Pulumi's back → the drift gate fails and names it; `up --refresh --run-program` restores
+ *   4. `pulumi destroy --run-program` → products archived, site name restored, the task's warning
  * Ends with a table (step, result, API requests) and leaves nothing running, unless `--keep`, which
  * stops before destroy and keeps the stack and the simulator up for exploring.
  */
@@ -85,30 +85,35 @@ async function run(sim: Simulator): Promise<EngineStack> {
     // 3
     say("\n── Step 3: someone edits the Pro plan in the admin UI (a PATCH straight to the simulator)");
     await client.updateProduct(proId, { description: "Edited in the admin UI" });
-    say("   pulumi preview --refresh --expect-no-changes (the drift gate a pull request runs):");
-    const gate = await engine.preview({ refresh: true, expectNoChanges: true, diff: true }).then(
+    // --run-program: the refresh uses the current stack config, not the copy recorded at the last up (docs/resources.md).
+    say("   pulumi preview --refresh --run-program --expect-no-changes (the drift gate a pull request runs):");
+    const gate = await engine.preview({ refresh: true, runProgram: true, expectNoChanges: true, diff: true }).then(
       () => undefined, (e: FailedRun) => e);
-    if (!gate) throw fail("3 drift gate", "the drift gate passed, but the product was changed behind Pulumi's back", "preview --refresh --expect-no-changes --diff");
+    if (!gate) {
+      throw fail("3 drift gate", "the drift gate passed, but the product was changed behind Pulumi's back",
+        "preview --refresh --run-program --expect-no-changes --diff");
+    }
     const drift = changedFields(gate.events);
     say(`   It fails (exit code 7) and names the drift: ${drift.join("; ")}`);
-    if (!drift.some((d) => d.includes("description"))) throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --diff");
+    if (!drift.some((d) => d.includes("description"))) throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --run-program --diff");
     const gateRequests = requests(sim);
-    const restore = await engine.up({ refresh: true }).catch((e: FailedRun) => { throw fail("3 up --refresh", e.message, "up --refresh"); });
+    const restore = await engine.up({ refresh: true, runProgram: true })
+      .catch((e: FailedRun) => { throw fail("3 up --refresh", e.message, "up --refresh --run-program"); });
     const restored = wire(sim).filter((c) => c.operation === "products.update" && Object.keys(c.body as object).length > 0);
-    for (const p of restored) say(`   pulumi up --refresh sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
-    rows.push({ step: "3a. drift gate (preview --refresh --expect-no-changes)", result: "failed as it should: description", requests: gateRequests });
-    rows.push({ step: "3b. pulumi up --refresh", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requests(sim) });
+    for (const p of restored) say(`   pulumi up --refresh --run-program sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
+    rows.push({ step: "3a. drift gate (preview --refresh --run-program --expect-no-changes)", result: "failed as it should: description", requests: gateRequests });
+    rows.push({ step: "3b. pulumi up --refresh --run-program", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requests(sim) });
 
     if (keep) return engine;
 
     // 4
-    say("\n── Step 4: pulumi destroy");
-    const destroy = await engine.destroy().catch((e: FailedRun) => { throw fail("4 destroy", e.message, "destroy"); });
+    say("\n── Step 4: pulumi destroy --run-program");
+    const destroy = await engine.destroy({ runProgram: true }).catch((e: FailedRun) => { throw fail("4 destroy", e.message, "destroy --run-program"); });
     for (const d of destroy.diagnostics) {
       const text = d.message.replace(/^(info|warning): \[runtime\] /, "").trim();
       if (text.startsWith("serviceapi:")) say(`   ${text}`);
     }
-    rows.push({ step: "4. pulumi destroy", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requests(sim) });
+    rows.push({ step: "4. pulumi destroy --run-program", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requests(sim) });
     return engine;
   } finally {
     await client.close();
@@ -146,9 +151,9 @@ async function main(): Promise<void> {
   }
   if (keep && engine && process.exitCode !== 1) {
     say("\n--keep: the stack and the simulator stay up (Ctrl-C stops the simulator). Try:");
-    say(`  ${engine.commandLine("preview --refresh --diff")}`);
+    say(`  ${engine.commandLine("preview --refresh --run-program --diff")}`);
     say(`  curl -s ${sim.url}/_simulator/requests | head -c 2000`);
-    say(`  ${engine.commandLine("destroy --yes")}`);
+    say(`  ${engine.commandLine("destroy --run-program --yes")}`);
     process.on("SIGINT", () => void sim.close().then(() => process.exit(0)));
     return;
   }

@@ -6,8 +6,8 @@ import {
   CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, UpdateProductBody, UpdateSiteBody, uuid,
   type OperationName,
 } from "../provider/client/schemas";
+import { nextRun } from "../provider/client/rrule";
 import { HttpError } from "./errors";
-import { computeNextRun } from "./schedule";
 import type { Database } from "./database";
 
 export interface ApiContext {
@@ -68,7 +68,7 @@ function updateSite(ctx: ApiContext): ApiResult {
 function createTask(ctx: ApiContext): ApiResult {
   const body = validate(CreateTaskBody, objectBody(ctx.body));
   projectFor(ctx, body.projectId);
-  const next = computeNextRun(body.scheduledAt, body.rrule);
+  const next = nextRun(body.scheduledAt, body.rrule);
   if (!next.ok) throw new HttpError("invalid_request", `${next.field} ${next.problem}`);
   const task = ctx.store.createTask({
     projectId: body.projectId, title: body.title, prompt: body.prompt, emoji: body.emoji ?? "",

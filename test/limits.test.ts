@@ -5,6 +5,8 @@ import { clientFor, envelope, raw, simulator } from "./helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 const s = (n: number, ch = "a") => ch.repeat(n);
+/** Absolute URIs the WHATWG URL parser accepts but RFC 3986 does not: a space, non-ASCII, a bad escape, a `|`. */
+const NOT_RFC3986 = ["https://shop.example.com/a b", "https://exämple.com/ü", "https://shop.example.com/%zz", "https://shop.example.com/a|b"];
 
 /** The client refuses before sending: the simulator saw no request. */
 /** List queries are checked when the list is made, before any iteration. */
@@ -86,8 +88,14 @@ describe("limits at their boundaries, in the client before sending", () => {
     }
     await refusedBeforeSending(sim, client.updateProduct(id, { status: "published" as "active" }),
       "products.update: invalid request, nothing was sent: status must be one of active, archived, draft");
-    await refusedBeforeSending(sim, client.updateProduct(id, { externalCheckoutUrl: "not a uri" }),
-      "products.update: invalid request, nothing was sent: externalCheckoutUrl must be an absolute URI");
+    // RFC 3986, as OpenAPI's format: uri means it: the WHATWG URL parser would accept (and rewrite) every one of these.
+    for (const url of ["not a uri", ...NOT_RFC3986]) {
+      await refusedBeforeSending(sim, client.updateProduct(id, { externalCheckoutUrl: url }),
+        "products.update: invalid request, nothing was sent: externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)");
+    }
+    for (const url of ["https://shop.example.com/a%20b?q=1#top", "https://xn--exmple-cua.com/%C3%BC", "mailto:sales@example.com", "urn:isbn:0451450523"]) {
+      expect((await client.updateProduct(id, { externalCheckoutUrl: url })).externalCheckoutUrl).toBe(url);
+    }
     await refusedBeforeSending(sim, client.updateProduct("42", {}),
       "products.update: invalid request, nothing was sent: productId must be a UUID (8-4-4-4-12 hex digits)");
     await refusedBeforeSending(sim, client.createProduct({ title: "t", projectId: "acme" }),
@@ -140,11 +148,17 @@ describe("limits at their boundaries, in the client before sending", () => {
     await refusedBeforeSending(sim, client.createTask({ ...base, scheduledAt: "next tuesday" }),
       "tasks.create: invalid request, nothing was sent: scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=SOMETIMES" }),
-      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: FREQ must be one of YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY, SECONDLY (got SOMETIMES)");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: FREQ must be one of YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY, MINUTELY, SECONDLY");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=DAILY;BOGUS=1" }),
-      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: BOGUS is not an RRULE part");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: part 2 is not an RRULE part " +
+      "(parts: FREQ, UNTIL, COUNT, INTERVAL, BYSECOND, BYMINUTE, BYHOUR, BYDAY, BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYMONTH, BYSETPOS, WKST)");
     await refusedBeforeSending(sim, client.createTask({ ...base, rrule: "FREQ=DAILY;COUNT=x" }),
-      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: COUNT must be an integer (got \"X\")");
+      "tasks.create: invalid request, nothing was sent: rrule is not a valid RRULE: COUNT must be an integer");
+    // nextRunAt must stay an RFC 3339 date-time: nothing after the year 9999 (UTC).
+    await refusedBeforeSending(sim, client.createTask({ ...base, scheduledAt: "9999-03-01T00:00:00Z", rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29" }),
+      "tasks.create: invalid request, nothing was sent: rrule has no occurrence before the year 10000 (RFC 3339 dates end at 9999)");
+    await refusedBeforeSending(sim, client.createTask({ ...base, scheduledAt: "9999-12-31T23:00:00-05:00" }),
+      "tasks.create: invalid request, nothing was sent: scheduledAt is after the year 9999 in UTC (RFC 3339 dates end at 9999)");
     await refusedBeforeSending(sim, client.createTask({ ...base, title: "", prompt: "" }),
       "tasks.create: invalid request, nothing was sent: title must not be empty; prompt must not be empty");
   });
@@ -162,7 +176,9 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     expect(await post({ title: "t", projectId: P, slug: s(1025) })).toMatchObject(bad(sim, "slug must be 1 to 1024 characters long (got 1025)"));
     expect(await post({ title: "t", projectId: P, description: s(10001) }))
       .toMatchObject(bad(sim, "description must be at most 10000 characters long (got 10001)"));
-    expect(await post({ title: "t", projectId: P, externalCheckoutUrl: "nope" })).toMatchObject(bad(sim, "externalCheckoutUrl must be an absolute URI"));
+    for (const url of ["nope", ...NOT_RFC3986]) {
+      expect(await post({ title: "t", projectId: P, externalCheckoutUrl: url })).toMatchObject(bad(sim, "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)"));
+    }
     expect(await post({ title: "t" })).toMatchObject(bad(sim, "projectId is required"));
     expect(await post({ title: "t", projectId: "p1" })).toMatchObject(bad(sim, "projectId must be a UUID (8-4-4-4-12 hex digits)"));
     expect(await post({ title: "t", projectId: P, status: "active" }))
@@ -207,7 +223,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     const post = (body: unknown) => raw(sim, "POST", "/v1/tasks", { body });
     const base = { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P };
     expect((await post(base)).status).toBe(201);
-    expect(await post({ ...base, rrule: "garbage" })).toMatchObject(bad(sim, 'rrule is not a valid RRULE: "garbage" is not a NAME=VALUE part'));
+    expect(await post({ ...base, rrule: "garbage" })).toMatchObject(bad(sim, "rrule is not a valid RRULE: part 1 is not a NAME=VALUE part"));
     expect(await post({ ...base, rrule: "DTSTART:20300101T000000Z\nRRULE:FREQ=DAILY" }))
       .toMatchObject(bad(sim, "rrule is not a valid RRULE: must be a single line without DTSTART (scheduledAt sets the start)"));
     expect(await post({ ...base, scheduledAt: "2020-01-01T00:00:00Z", rrule: "FREQ=DAILY;COUNT=3" }))
@@ -215,6 +231,11 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     expect(await post({ ...base, scheduledAt: "2030-01-01" }))
       .toMatchObject(bad(sim, "scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z"));
     expect(await post({ title: "t" })).toMatchObject(bad(sim, "prompt is required; scheduledAt is required; projectId is required"));
+    // The simulator never answers with a nextRunAt past 9999 (it would not be RFC 3339: `+010000-02-29…`).
+    expect(await post({ ...base, scheduledAt: "9999-03-01T00:00:00Z", rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29" }))
+      .toMatchObject(bad(sim, "rrule has no occurrence before the year 10000 (RFC 3339 dates end at 9999)"));
+    expect(await post({ ...base, scheduledAt: "9999-12-31T23:00:00-05:00" }))
+      .toMatchObject(bad(sim, "scheduledAt is after the year 9999 in UTC (RFC 3339 dates end at 9999)"));
   });
 
   it("malformed bodies", async () => {

@@ -73,7 +73,7 @@ describe("Product provider", () => {
     expect(error.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.properties).toMatchObject({ status: "draft", title: "Pro plan", __provider: STUB });
     expect(error.reasons).toHaveLength(1);
-    expect(error.reasons[0]).toContain(`Product ${error.id} was created, but setting its status to active failed: products.update failed: 500`);
+    expect(error.reasons[0]).toContain(`Product ${error.id} was created, but setting its status failed: products.update failed: 500`);
     expect(sim.counts().products).toBe(1);
   });
 
@@ -124,13 +124,16 @@ describe("Product provider", () => {
     expect(sim.requests()).toEqual([]);
   });
 
-  it("delete archives (once), retain sends nothing, a vanished product is fine", async () => {
+  it("delete archives whatever the state says, retain sends nothing, a vanished product is fine", async () => {
     const { id, outs } = await product.create(inputs);
     sim.clearRequests();
     await product.delete(id, outs);
     expect(bodies()).toEqual([{ status: "archived" }]);
     sim.clearRequests();
+    // The state says archived, but the live record may not be: archiving is idempotent, so it is always sent.
     await product.delete(id, { ...outs, status: "archived" });
+    expect(bodies()).toEqual([{ status: "archived" }]);
+    sim.clearRequests();
     await product.delete(id, { ...outs, onDelete: "retain" });
     expect(sim.requests()).toEqual([]);
     await product.delete("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", outs);
@@ -150,9 +153,21 @@ describe("Product provider", () => {
 
   it("check names the field and limit, skips unknown values, and refuses to run without a token", async () => {
     const { failures } = await product.check({}, { projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null, __provider: STUB });
+    // An empty property: the engine would print the value beside a named one, and any value may be a secret.
     expect(failures).toEqual([
-      { property: "title", reason: "title must be 1 to 1024 characters long (got 0)" },
-      { property: "slug", reason: "slug must be 1 to 1024 characters long (got 1025)" },
+      { property: "", reason: "title must be 1 to 1024 characters long (got 0)" },
+      { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)" },
+    ]);
+    expect((await product.check({}, { projectId: project, title: null, __provider: STUB })).failures)
+      .toEqual([{ property: "", reason: "title is required" }]);
+    expect((await product.check({}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url", __provider: STUB }))
+      .failures.map((f) => f.reason)).toEqual([
+      'status must be one of "active", "archived", "draft"',
+      "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
+    ]);
+    expect(product.productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason)).toEqual([
+      "Title is not an input of Product; did you mean title?",
+      "slgu is not an input of Product; did you mean slug?",
     ]);
     await product.configure({ config: { get: () => undefined } });
     const saved = { token: process.env.SERVICEAPI_TOKEN, url: process.env.SERVICEAPI_BASE_URL };
@@ -217,7 +232,7 @@ describe("Task provider", () => {
 
   it("check refuses an rrule that never reaches an occurrence", async () => {
     const { failures } = await task.check({}, { ...inputs, rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" });
-    expect(failures.map((f) => f.property)).toEqual(["rrule"]);
+    expect(failures.map((f) => f.reason)).toEqual(["rrule is not a valid RRULE: no date matches its BYMONTH and BYMONTHDAY together, so it has no occurrence"]);
     expect(sim.requests()).toEqual([]);
   });
 });
@@ -239,11 +254,19 @@ describe("data sources", () => {
 
   it("getProject and getSite return exactly one record or say why not", async () => {
     expect((await getProject({ name: "Acme Docs" })).id).toBe(DEFAULT_IDS.acmeDocs);
-    await expect(getProject({ name: "Nope" })).rejects.toThrow('getProject: no project is named "Nope" (4 listed). Pass workspaceId or id to choose.');
+    await expect(getProject({ name: "Nope" })).rejects.toThrow(new RegExp('^getProject: no project is named "Nope"; the 4 listed projects are: ' +
+      `"Acme Web" \\(id ${DEFAULT_IDS.acmeWeb}, workspace ${DEFAULT_IDS.acmeWorkspace}\\), .*\\. Check the name \\(it is matched exactly, case included\\)\\.$`));
     await expect(getProject({ name: "Acme Docs", id: DEFAULT_IDS.acmeDocs })).rejects.toThrow("getProject: pass exactly one of `name` and `id`");
     sim.addSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001", subdomain: "docs-twin" });
     await expect(getSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001" })).rejects.toThrow(
-      `getSite: 2 match site is named "Acme Docs 001" in project ${DEFAULT_IDS.acmeDocs}`);
+      `getSite: 2 sites are named "Acme Docs 001" in project ${DEFAULT_IDS.acmeDocs}: "Acme Docs 001" (subdomain "acme-docs-001", id `);
+    // Up to five candidates are listed, then how many more.
+    for (let i = 1; i <= 6; i++) sim.addSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Twin", subdomain: `twin-${i}` });
+    const several = await getSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Twin" }).catch((e: Error) => e);
+    expect(several).toBeInstanceOf(pulumi.RunError);
+    expect((several as Error).message).toMatch(new RegExp(`^getSite: 6 sites are named "Twin" in project ${DEFAULT_IDS.acmeDocs}: ` +
+      '"Twin" \\(subdomain "twin-1", id [0-9a-f-]{36}\\), (("Twin" \\(subdomain "twin-\\d", id [0-9a-f-]{36}\\)), ){4}and 1 more\\. ' +
+      "Look the site up by subdomain to choose\\.$"));
     expect((await getSite({ projectId: DEFAULT_IDS.acmeDocs, subdomain: "docs-twin" })).name).toBe("Acme Docs 001");
     expect((await getSite({ projectId: DEFAULT_IDS.acmeDocs, isDefault: true })).subdomain).toBe("acme-docs-001");
   });

@@ -9,8 +9,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { parse } from "yaml";
 import { Product, getProjectOutput, productInputFailures, type ProductArgs } from "pulumi-serviceapi";
 
-const ENTRY_FIELDS = ["key", "title", "description", "slug", "status", "externalCheckoutUrl", "onDelete"];
-
 const file = new pulumi.Config().get("catalogFile") ?? "products.yaml";
 const catalog = readCatalog(join(__dirname, file));
 const project = getProjectOutput({ name: catalog.project });
@@ -43,11 +41,9 @@ function readCatalog(path: string): Catalog {
     } else {
       keys.add(entry.key);
     }
-    for (const field of Object.keys(entry)) {
-      if (!ENTRY_FIELDS.includes(field)) problems.push(`${label}: ${field} is not a product field (fields: ${ENTRY_FIELDS.join(", ")})`);
-    }
-    // projectId comes from the lookup, not the file.
-    for (const failure of productInputFailures({ ...entry, projectId: "00000000-0000-0000-0000-000000000000" })) {
+    // The same checks as the Product resource, unknown fields included; projectId comes from the lookup, not the file.
+    const { key: _key, ...fields } = entry;
+    for (const failure of productInputFailures({ ...fields, projectId: "00000000-0000-0000-0000-000000000000" })) {
       problems.push(`${label}: ${failure.reason}`);
     }
   }

@@ -49,6 +49,24 @@ export function checkRecurrence(value: string, scheduledAt: string): string | un
   return result.ok ? undefined : result.problem;
 }
 
+export type NextRun = { ok: true; nextRunAt: string } | { ok: false; field: "rrule" | "scheduledAt"; problem: string };
+
+/**
+ * When a task created `now` runs next: a one-off task at `scheduledAt`; a recurring one at the
+ * first occurrence at or after now of the series that starts at `scheduledAt` (DTSTART). The
+ * simulator answers `tasks.create` with it, and the Task resource's preview check uses the same
+ * function, so preview refuses exactly what the service would.
+ */
+export function nextRun(scheduledAt: string, rrule: string | undefined, now: Date = new Date()): NextRun {
+  const start = new Date(scheduledAt);
+  if (start.getUTCFullYear() > 9999) {
+    return { ok: false, field: "scheduledAt", problem: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" };
+  }
+  if (rrule === undefined) return { ok: true, nextRunAt: start.toISOString() };
+  const next = nextOccurrence(rrule, start, now);
+  return next.ok ? { ok: true, nextRunAt: next.date.toISOString() } : { ok: false, field: "rrule", problem: next.problem };
+}
+
 export type Occurrence = { ok: true; date: Date } | { ok: false; problem: string };
 
 /**
@@ -93,7 +111,12 @@ export function nextOccurrence(value: string, start: Date, from: Date): Occurren
     }
     return scanned < MAX_OCCURRENCES_SCANNED;
   });
-  if (found) return { ok: true, date: new Date(found.getTime() - shift) };
+  if (found) {
+    const date = new Date(found.getTime() - shift);
+    // RFC 3339 has four-digit years: a later run could not be written as `nextRunAt`.
+    if (date.getUTCFullYear() > 9999) return { ok: false, problem: "has no occurrence before the year 10000 (RFC 3339 dates end at 9999)" };
+    return { ok: true, date };
+  }
   if (scanned >= MAX_OCCURRENCES_SCANNED) {
     return {
       ok: false,
@@ -114,20 +137,20 @@ function parse(value: string): Parse {
   if (textValue === "") return fail("must not be empty");
   if (/[\r\n]/.test(textValue)) return fail("must be a single line without DTSTART (scheduledAt sets the start)");
   const parts: Partial<Record<Part, string>> = {};
-  for (const piece of textValue.split(";")) {
+  for (const [index, piece] of textValue.split(";").entries()) {
     const eq = piece.indexOf("=");
-    if (eq <= 0) return fail(`${JSON.stringify(piece)} is not a NAME=VALUE part`);
+    if (eq <= 0) return fail(`part ${index + 1} is not a NAME=VALUE part`);
     const name = piece.slice(0, eq).toUpperCase();
     const partValue = piece.slice(eq + 1).toUpperCase();
     if (name === "DTSTART") return fail("DTSTART is not allowed (scheduledAt sets the start)");
-    if (!(PARTS as readonly string[]).includes(name)) return fail(`${name} is not an RRULE part`);
+    if (!(PARTS as readonly string[]).includes(name)) return fail(`part ${index + 1} is not an RRULE part (parts: ${PARTS.join(", ")})`);
     if (parts[name as Part] !== undefined) return fail(`${name} appears twice`);
     if (partValue === "") return fail(`${name} must have a value`);
     parts[name as Part] = partValue;
   }
   const freq = parts.FREQ as Freq | undefined;
   if (freq === undefined) return fail("FREQ is required (SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY)");
-  if (!FREQS.includes(freq)) return fail(`FREQ must be one of ${FREQS.join(", ")} (got ${freq})`);
+  if (!FREQS.includes(freq)) return fail(`FREQ must be one of ${FREQS.join(", ")}`);
 
   const ints: Partial<Record<Part, number[]>> = {};
   const ranges: [Part, number, number, boolean][] = [
@@ -143,12 +166,12 @@ function parse(value: string): Parse {
     const list = part === "COUNT" || part === "INTERVAL" ? [raw] : raw.split(",");
     const numbers: number[] = [];
     for (const item of list) {
-      if (!/^[+-]?\d{1,10}$/.test(item)) return fail(`${part} must be ${list.length > 1 || part.startsWith("BY") ? "a list of integers" : "an integer"} (got ${JSON.stringify(raw)})`);
+      if (!/^[+-]?\d{1,10}$/.test(item)) return fail(`${part} must be ${list.length > 1 || part.startsWith("BY") ? "a list of integers" : "an integer"}`);
       const n = Number(item);
       const magnitude = Math.abs(n);
       if (magnitude < min || magnitude > max || (n < 0 && !signed)) {
         const range = signed ? `${min} to ${max} or -${max} to -${min}` : `${min} to ${max}`;
-        return fail(`${part} must be ${range} (got ${item})`);
+        return fail(`${part} must be ${range}`);
       }
       numbers.push(n);
     }
@@ -157,21 +180,21 @@ function parse(value: string): Parse {
   if (ints.BYSECOND?.includes(60)) return fail("BYSECOND=60 (a leap second) is not supported; use 0 to 59");
   if (parts.COUNT !== undefined && parts.UNTIL !== undefined) return fail("must not have both COUNT and UNTIL (RFC 5545)");
   if (parts.UNTIL !== undefined && !validUntil(parts.UNTIL)) {
-    return fail(`UNTIL must be a date (YYYYMMDD) or a UTC date-time (YYYYMMDDTHHMMSSZ) (got ${parts.UNTIL})`);
+    return fail("UNTIL must be a date (YYYYMMDD) or a UTC date-time (YYYYMMDDTHHMMSSZ)");
   }
   if (parts.WKST !== undefined && !(WEEKDAYS as readonly string[]).includes(parts.WKST)) {
-    return fail(`WKST must be one of ${WEEKDAYS.join(", ")} (got ${parts.WKST})`);
+    return fail(`WKST must be one of ${WEEKDAYS.join(", ")}`);
   }
   if (parts.BYDAY !== undefined) {
     for (const item of parts.BYDAY.split(",")) {
       const m = /^([+-]?)(\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item);
-      if (!m) return fail(`BYDAY must be a list of weekdays such as MO, or 1MO, -1FR (got ${JSON.stringify(item)})`);
+      if (!m) return fail("BYDAY must be a list of weekdays such as MO, or 1MO, -1FR");
       if (m[2] === undefined) continue;
       const n = Number(m[2]);
-      if (freq !== "MONTHLY" && freq !== "YEARLY") return fail(`BYDAY ${item}: a numbered weekday needs FREQ=MONTHLY or YEARLY`);
-      if (freq === "YEARLY" && parts.BYWEEKNO !== undefined) return fail(`BYDAY ${item}: a numbered weekday cannot be used with BYWEEKNO`);
+      if (freq !== "MONTHLY" && freq !== "YEARLY") return fail("BYDAY: a numbered weekday needs FREQ=MONTHLY or YEARLY");
+      if (freq === "YEARLY" && parts.BYWEEKNO !== undefined) return fail("BYDAY: a numbered weekday cannot be used with BYWEEKNO");
       const most = freq === "MONTHLY" || parts.BYMONTH !== undefined ? 5 : 53;
-      if (n < 1 || n > most) return fail(`BYDAY ${item}: the number must be 1 to ${most}${most === 5 ? " (a month has at most 5 of a weekday)" : ""}`);
+      if (n < 1 || n > most) return fail(`BYDAY: the number of a weekday must be 1 to ${most}${most === 5 ? " (a month has at most 5 of a weekday)" : ""}`);
     }
   }
   if (parts.BYMONTHDAY !== undefined && freq === "WEEKLY") return fail("BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)");
@@ -196,7 +219,7 @@ function parse(value: string): Parse {
   const carried = coarser.filter((p) => parts[p] !== undefined);
   if (carried.length > 0 && interval >= 60) {
     // Past 60 the rrule package carries into the next unit in uneven steps that can skip every allowed value forever.
-    return fail(`FREQ=${freq} with ${carried.join("/")} needs INTERVAL below 60 (got ${interval})`);
+    return fail(`FREQ=${freq} with ${carried.join("/")} needs INTERVAL below 60`);
   }
   if (ints.BYSETPOS) {
     const count = (p: Part) => new Set<unknown>(ints[p] ?? parts[p]?.split(",") ?? [0]).size;
@@ -209,7 +232,7 @@ function parse(value: string): Parse {
       : freq === "YEARLY" ? (dayParts(["BYMONTH", "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO"]) ? 366 : 1) : 1;
     const most = days * times;
     if (ints.BYSETPOS.every((n) => Math.abs(n) > most)) {
-      return fail(`BYSETPOS=${parts.BYSETPOS} selects nothing: each FREQ=${freq} period has at most ${most} candidate${most === 1 ? "" : "s"}`);
+      return fail(`BYSETPOS selects nothing: each FREQ=${freq} period has at most ${most} candidate${most === 1 ? "" : "s"}`);
     }
   }
   const rule: ParsedRule = { parts, freq, interval, ints };
@@ -249,9 +272,8 @@ function impossibleDate(rule: ParsedRule): string | undefined {
       return undefined;
     }
   }
-  const named = (["BYMONTH", "BYMONTHDAY", "BYYEARDAY"] as const).filter((p) => rule.parts[p] !== undefined)
-    .map((p) => `${p}=${rule.parts[p]}`).join(";");
-  return `no date matches ${named}, so it has no occurrence`;
+  const named = (["BYMONTH", "BYMONTHDAY", "BYYEARDAY"] as const).filter((p) => rule.parts[p] !== undefined).join(" and ");
+  return `no date matches its ${named} together, so it has no occurrence`;
 }
 
 /**
@@ -274,7 +296,7 @@ function unreachableTime(rule: ParsedRule, start: Date): string | undefined {
   for (const h of hours) for (const m of minutes) for (const s of seconds) {
     if (((h * 3600 + m * 60 + s) / unit) % g === phase) return undefined;
   }
-  return `is not a valid RRULE: with FREQ=${rule.freq};INTERVAL=${rule.interval} starting at ${start.toISOString().slice(11, 19)} UTC, `
+  return `is not a valid RRULE: stepping by its INTERVAL (FREQ=${rule.freq}) from the time of day of scheduledAt, `
     + "no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached";
 }
 

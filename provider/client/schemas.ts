@@ -8,8 +8,11 @@
  * absent, any 8-4-4-4-12 hex UUID, unknown enum values kept), so a real server never breaks a
  * caller on a detail the spec left open.
  */
+import { fullFormats } from "ajv-formats/dist/formats";
 import { z } from "zod";
 import { checkRecurrence, validateRecurrence } from "./rrule";
+
+const isAbsoluteUri = fullFormats.uri as (value: string) => boolean;
 
 // ---- Operations ----
 
@@ -72,7 +75,15 @@ export function text(min = 0, max = Number.POSITIVE_INFINITY) {
  * variant bits, so ids such as `ccdf56a4-8fd7-0d19-e8ad-d64bc232702d` are valid everywhere.
  */
 export const uuid = z.guid({ error: "must be a UUID (8-4-4-4-12 hex digits)" });
-const uri = text().pipe(z.url({ error: "must be an absolute URI" }));
+/**
+ * An absolute URI as RFC 3986 defines it, which is what OpenAPI's `format: uri` means: ASCII only,
+ * no spaces, `%` only before two hex digits. (`z.url()` follows the WHATWG URL parser, which fixes
+ * up what RFC 3986 refuses, such as `https://shop.example.com/a b` or `https://exämple.com/ü`.)
+ * The check is ajv-formats' full `uri` format, the JSON Schema ecosystem's reference for it.
+ */
+const uri = text().refine((value) => isAbsoluteUri(value), {
+  error: "must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
+});
 
 export const PRODUCT_STATUSES = ["active", "archived", "draft"] as const;
 /** The statuses a request may send (strict). */
@@ -191,6 +202,10 @@ export const CreateTaskBody = z.strictObject({
   projectId: uuid,
   emoji: text().optional(),
 }).superRefine((body, ctx) => {
+  if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
+    ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
+    return;
+  }
   // Checks that need both the rule and its start: reachability and a first occurrence.
   if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
   const problem = checkRecurrence(body.rrule, body.scheduledAt);

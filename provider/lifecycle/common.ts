@@ -8,9 +8,7 @@
  * lives for one `pulumi` command.
  */
 import * as log from "@pulumi/pulumi/log";
-import type { z } from "zod";
 import { ServiceApiClient, type ServiceApiError } from "../client";
-import { toIssues } from "../client/core/validation";
 import { readSettings, type ProviderSettings } from "../settings";
 
 /**
@@ -22,11 +20,6 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** The engine's config view, as `configure()` receives it. */
 export interface ConfigureRequest {
   config: { get(key: string): string | undefined };
-}
-
-export interface CheckFailure {
-  property: string;
-  reason: string;
 }
 
 let settings: ProviderSettings | undefined;
@@ -64,48 +57,19 @@ export function apiClient(): ServiceApiClient {
 }
 
 /**
- * Checks one input against the schema the client will use to send it. Unknown values (preview)
- * pass; they are checked again when they are known.
- */
-export function checkField(failures: CheckFailure[], property: string, schema: z.ZodType, value: unknown, hint = ""): void {
-  if (value === undefined || value === UNKNOWN) return;
-  const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return;
-  for (const issue of toIssues(result.error)) {
-    const got = issue.message.includes("(got ") ? "" : ` (got ${describe(value)})`;
-    failures.push({ property, reason: `${property} ${issue.message}${hint}${got}` });
-  }
-}
-
-export function checkRequired(failures: CheckFailure[], property: string, value: unknown): void {
-  if (value === undefined || value === null) failures.push({ property, reason: `${property} is required` });
-}
-
-export function checkOneOf(failures: CheckFailure[], property: string, allowed: readonly unknown[], value: unknown): void {
-  if (value === undefined || value === UNKNOWN || allowed.includes(value)) return;
-  failures.push({ property, reason: `${property} must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")} (got ${JSON.stringify(value)})` });
-}
-
-function describe(value: unknown): string {
-  if (typeof value === "string") {
-    const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
-    return `${JSON.stringify(shown)}, ${[...value].length} characters`;
-  }
-  return JSON.stringify(value) ?? String(value);
-}
-
-/**
  * Inputs as the program declared them, minus the engine's own `__provider`, with `null` dropped:
  * for every nullable field "absent" and "null" both mean "no value", and storing one form keeps
- * a program that switches between them from showing a diff.
+ * a program that switches between them from showing a diff. The hidden logical name is kept.
  */
-export function cleanInputs<T extends object>(news: Record<string, unknown>, known: readonly (keyof T & string)[]): Partial<T> {
+export function cleanInputs<T extends object>(news: object, known: readonly (keyof T & string)[]): T & Named {
+  const source = news as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of known) {
-    const value = news[key];
+    const value = source[key];
     if (value !== undefined && value !== null) out[key] = value;
   }
-  return out as Partial<T>;
+  if (typeof source[NAME_KEY] === "string") out[NAME_KEY] = source[NAME_KEY];
+  return out as T & Named;
 }
 
 /**
@@ -132,6 +96,24 @@ export function refreshedInputs(
     if (!declared.includes(key) && live[key] !== null && live[key] !== undefined) inputs[key] = live[key];
   }
   return inputs;
+}
+
+/**
+ * The resource's logical name (the name in the program and the URN), carried as a hidden input and
+ * output by the resource class. Messages name records by it and by id, never by a field value.
+ */
+export const NAME_KEY = "__logicalName";
+export type Named = { [NAME_KEY]?: string };
+
+/** Just the logical name of `source`, to spread into outputs. */
+export function named(source: Named): Named {
+  return source[NAME_KEY] === undefined ? {} : { [NAME_KEY]: source[NAME_KEY] };
+}
+
+/** `Product "pro" (id 0b3f…)`, or `Product 0b3f…` for state written before the name was carried. */
+export function label(type: string, id: string, props: Named | undefined): string {
+  const name = props?.[NAME_KEY];
+  return typeof name === "string" ? `${type} ${JSON.stringify(name)} (id ${id})` : `${type} ${id}`;
 }
 
 export function info(message: string): void {

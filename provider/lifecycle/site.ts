@@ -8,10 +8,11 @@
  */
 import type { Site } from "../client";
 import { UpdateSiteBody, uuid } from "../client/schemas";
+import { Failures, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
 import {
-  DECLARED, UNKNOWN, apiClient, checkField, checkRequired, cleanInputs, currentSettings, declaredKeys, info, isNotFound,
-  refreshedInputs, warn, type CheckFailure,
+  DECLARED, NAME_KEY, apiClient, cleanInputs, currentSettings, declaredKeys, info, label, named, refreshedInputs, warn, type Named,
 } from "./common";
+import { isNotFound, userFacing, withAuthHint } from "./errors";
 
 export { configure } from "./common";
 
@@ -32,9 +33,13 @@ export interface SiteOutputs {
   originalName: string | null;
   restoreNameOnDelete: boolean;
   [DECLARED]: string[];
+  [NAME_KEY]?: string;
 }
 
 const INPUT_KEYS = ["projectId", "siteId", "name", "restoreNameOnDelete"] as const;
+const OUTPUT_ONLY = ["subdomain", "isDefault", "originalName"] as const;
+/** Every property of the resource, for the resource class. */
+export const SITE_OUTPUTS = [...INPUT_KEYS, ...OUTPUT_ONLY] as const;
 
 /** projectId → the project's sites by id. A failed listing is dropped so the next call tries again. */
 const listings = new Map<string, Promise<Map<string, Site>>>();
@@ -50,102 +55,119 @@ async function findSite(projectId: string, siteId: string): Promise<{ site: Site
     listings.set(projectId, listing);
     listing.catch(() => listings.delete(projectId));
   }
-  const byId = await listing;
+  let byId: Map<string, Site>;
+  try {
+    byId = await listing;
+  } catch (error) {
+    throw withAuthHint(error);
+  }
   return { site: byId.get(siteId.toLowerCase()), count: byId.size };
 }
 
-/** Keeps the shared listing in step with our own renames. */
-async function remember(projectId: string, site: Site): Promise<void> {
+/** Puts a site as our own rename returned it into the shared listing, so later lookups see the new name. */
+async function updateCachedListing(projectId: string, site: Site): Promise<void> {
   const listing = listings.get(projectId);
   if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), site);
 }
 
-export async function check(_olds: unknown, news: Record<string, unknown>): Promise<{ inputs: SiteInputs; failures: CheckFailure[] }> {
-  currentSettings();
-  const failures: CheckFailure[] = [];
-  checkRequired(failures, "projectId", news.projectId);
-  checkField(failures, "projectId", uuid, news.projectId);
-  checkRequired(failures, "siteId", news.siteId);
-  checkField(failures, "siteId", uuid, news.siteId);
-  checkRequired(failures, "name", news.name);
-  checkField(failures, "name", UpdateSiteBody.shape.name, news.name);
-  if (news.restoreNameOnDelete !== undefined && news.restoreNameOnDelete !== UNKNOWN && typeof news.restoreNameOnDelete !== "boolean") {
-    failures.push({ property: "restoreNameOnDelete", reason: `restoreNameOnDelete must be true or false (got ${JSON.stringify(news.restoreNameOnDelete)})` });
+async function rename(projectId: string, siteId: string, name: string): Promise<Site> {
+  let site: Site;
+  try {
+    site = await apiClient().updateSite(siteId, { name });
+  } catch (error) {
+    throw withAuthHint(error);
   }
-  return { inputs: cleanInputs<SiteInputs>(news, INPUT_KEYS) as SiteInputs, failures };
+  await updateCachedListing(projectId, site);
+  return site;
 }
 
-export async function diff(_id: string, olds: SiteOutputs, news: Record<string, unknown>) {
-  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS) as SiteInputs;
+export const check = userFacing(async (_olds: unknown, news: Record<string, unknown>) => {
+  currentSettings();
+  const failures = new Failures();
+  checkKnownKeys(failures, "Site", news, INPUT_KEYS, OUTPUT_ONLY);
+  checkRequired(failures, "projectId", uuid, news.projectId);
+  checkRequired(failures, "siteId", uuid, news.siteId);
+  checkRequired(failures, "name", UpdateSiteBody.shape.name, news.name);
+  checkOneOf(failures, "restoreNameOnDelete", [true, false], news.restoreNameOnDelete);
+  return { inputs: cleanInputs<SiteInputs>(news, INPUT_KEYS), failures: failures.list };
+});
+
+export const diff = userFacing(async (_id: string, olds: SiteOutputs, news: Record<string, unknown>) => {
+  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   const replaces = (["projectId", "siteId"] as const).filter((k) => desired[k] !== olds[k]);
   const changes = replaces.length > 0
     || desired.name !== olds.name
     || (desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete
     || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces };
-}
+});
 
-export async function create(inputs: SiteInputs) {
-  const desired = cleanInputs<SiteInputs>(inputs as unknown as Record<string, unknown>, INPUT_KEYS) as SiteInputs;
+export async function create(inputs: SiteInputs & Named) {
+  const desired = cleanInputs<SiteInputs>(inputs, INPUT_KEYS);
   const { site, count } = await findSite(desired.projectId, desired.siteId);
   if (!site) {
     throw new Error(`Site ${desired.siteId} is not in project ${desired.projectId}: sites.list returned ${count} sites for that project ` +
       "and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).");
   }
   const originalName = site.name ?? null;
-  let current = site;
-  if (site.name !== desired.name) {
-    current = await apiClient().updateSite(site.id, { name: desired.name });
-    await remember(desired.projectId, current);
-  }
+  const current = site.name === desired.name ? site : await rename(desired.projectId, site.id, desired.name);
   return { id: site.id, outs: outputs(current, desired, originalName) };
 }
 
 export async function update(id: string, olds: SiteOutputs, news: Record<string, unknown>) {
-  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS) as SiteInputs;
+  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   // Only restoreNameOnDelete changed: record it without a request.
-  if (desired.name === olds.name) return { outs: { ...olds, restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
-  const site = await apiClient().updateSite(id, { name: desired.name });
-  await remember(desired.projectId, site);
+  if (desired.name === olds.name) {
+    return { outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
+  }
+  const site = await rename(desired.projectId, id, desired.name);
   return { outs: outputs(site, desired, olds.originalName) };
 }
 
 /** Drift in `name` (and a vanished site) from the shared per-project listing. */
-export async function read(id: string, props: SiteOutputs) {
+export const read = userFacing(async (id: string, props: SiteOutputs) => {
   const { site } = await findSite(props.projectId, props.siteId ?? id);
   if (!site) return {};
-  const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete };
+  const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
   const refreshed = { ...outputs(site, stored as SiteInputs, props.originalName), [DECLARED]: props[DECLARED] };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
-}
+});
 
-export async function remove(id: string, props: SiteOutputs): Promise<void> {
-  const label = `Site ${id}`;
+/**
+ * Gives the site its original name back, judged by the live record (from the shared listing), not
+ * by the state: the site may have been renamed behind Pulumi's back since the last refresh.
+ */
+const remove = userFacing(async (id: string, props: SiteOutputs): Promise<void> => {
+  const name = label("Site", id, props);
   if (props.restoreNameOnDelete === false) {
-    info(`${label} keeps the name ${JSON.stringify(props.name)} (restoreNameOnDelete: false); it is no longer managed by this stack.`);
+    info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
     return;
   }
   if (props.originalName === null || props.originalName === undefined) {
-    warn(`${label}: its original name is unknown (the API did not return one), so its name ${JSON.stringify(props.name)} is left as it is.`);
+    warn(`${name}: nothing sent; its original name is unknown (the service did not return one), so its current name is left as it is.`);
     return;
   }
-  if (props.originalName === props.name) {
-    info(`${label} already has its original name ${JSON.stringify(props.name)}; removed from the stack without a request.`);
+  const { site } = await findSite(props.projectId, props.siteId ?? id);
+  if (!site) {
+    info(`${name}: no longer listed in project ${props.projectId}; nothing sent, removed from the stack.`);
+    return;
+  }
+  if (site.name === props.originalName) {
+    info(`${name}: nothing sent; the service already shows its original name.`);
     return;
   }
   try {
-    const site = await apiClient().updateSite(id, { name: props.originalName });
-    await remember(props.projectId, site);
-    info(`${label} renamed back to ${JSON.stringify(props.originalName)}.`);
+    await rename(props.projectId, site.id, props.originalName);
+    info(`${name}: sent PATCH {name} with its original name; renamed back on the service.`);
   } catch (error) {
     if (!isNotFound(error)) throw error;
-    info(`${label} no longer exists on the service; removed from the stack.`);
+    info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
-}
+});
 export { remove as delete };
 
-function outputs(site: Site, desired: SiteInputs, originalName: string | null): SiteOutputs {
+function outputs(site: Site, desired: SiteInputs & Named, originalName: string | null): SiteOutputs {
   return {
     projectId: desired.projectId,
     siteId: desired.siteId ?? site.id,
@@ -155,5 +177,6 @@ function outputs(site: Site, desired: SiteInputs, originalName: string | null): 
     originalName,
     restoreNameOnDelete: desired.restoreNameOnDelete ?? true,
     [DECLARED]: declaredKeys(desired),
+    ...named(desired),
   };
 }

@@ -6,8 +6,10 @@
  */
 import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../client/schemas";
-import { checkRecurrence, validateRecurrence } from "../client/rrule";
-import { UNKNOWN, apiClient, checkField, checkRequired, cleanInputs, currentSettings, warn, type CheckFailure } from "./common";
+import { nextRun, validateRecurrence } from "../client/rrule";
+import { Failures, checkField, checkKnownKeys, checkRequired } from "./checks";
+import { NAME_KEY, UNKNOWN, apiClient, cleanInputs, currentSettings, label, warn, type Named } from "./common";
+import { userFacing, withAuthHint, withHint } from "./errors";
 
 export { configure } from "./common";
 
@@ -20,55 +22,77 @@ export interface TaskInputs {
   emoji?: string;
 }
 
-export interface TaskOutputs extends TaskInputs {
+export interface TaskOutputs extends TaskInputs, Named {
   nextRunAt: string | null;
   createdAt: string | null;
   updatedAt: string | null;
 }
 
 export const TASK_INPUT_KEYS = ["projectId", "title", "prompt", "scheduledAt", "rrule", "emoji"] as const;
+const OUTPUT_ONLY = ["nextRunAt", "createdAt", "updatedAt"] as const;
+/** Every property of the resource, for the resource class. */
+export const TASK_OUTPUTS = [...TASK_INPUT_KEYS, ...OUTPUT_ONLY] as const;
 
-export async function check(_olds: unknown, news: Record<string, unknown>): Promise<{ inputs: TaskInputs; failures: CheckFailure[] }> {
+export const check = userFacing(async (olds: Record<string, unknown>, news: Record<string, unknown>) => {
   currentSettings();
-  const failures: CheckFailure[] = [];
+  const failures = new Failures();
   const fields = CreateTaskBody.shape;
-  for (const key of ["projectId", "title", "prompt", "scheduledAt"] as const) checkRequired(failures, key, news[key]);
-  checkField(failures, "projectId", uuid, news.projectId);
-  checkField(failures, "title", fields.title, news.title);
-  checkField(failures, "prompt", fields.prompt, news.prompt);
-  checkField(failures, "scheduledAt", fields.scheduledAt, news.scheduledAt);
+  checkKnownKeys(failures, "Task", news, TASK_INPUT_KEYS, OUTPUT_ONLY);
+  checkRequired(failures, "projectId", uuid, news.projectId);
+  checkRequired(failures, "title", fields.title, news.title);
+  checkRequired(failures, "prompt", fields.prompt, news.prompt);
+  checkRequired(failures, "scheduledAt", fields.scheduledAt, news.scheduledAt);
   checkField(failures, "emoji", fields.emoji, news.emoji);
   checkField(failures, "rrule", fields.rrule, news.rrule);
-  // Needs both values known and each valid on its own: is any occurrence reachable from scheduledAt?
-  const { rrule, scheduledAt } = news;
-  if (typeof rrule === "string" && rrule !== UNKNOWN && typeof scheduledAt === "string" && scheduledAt !== UNKNOWN
-    && validateRecurrence(rrule) === undefined && fields.scheduledAt.safeParse(scheduledAt).success) {
-    const problem = checkRecurrence(rrule, scheduledAt);
-    if (problem) failures.push({ property: "rrule", reason: `rrule ${problem}` });
+  if (failures.list.length === 0 && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
+  return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
+});
+
+/**
+ * Every change replaces a task, so a task is created when there is no old one or any input
+ * differs. Only then do the time-dependent checks apply: a series that has ended since the task
+ * was created must not fail every later preview of a stack that does not touch it.
+ */
+function willCreate(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  return TASK_INPUT_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
+}
+
+/** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
+function checkSchedule(failures: Failures, scheduledAt: unknown, rrule: unknown): void {
+  if (typeof scheduledAt !== "string" || scheduledAt === UNKNOWN || rrule === UNKNOWN) return;
+  if (typeof rrule === "string" && validateRecurrence(rrule) !== undefined) return;
+  const now = new Date();
+  const next = nextRun(scheduledAt, rrule as string | undefined, now);
+  if (!next.ok) {
+    failures.add(next.field, next.problem);
+    return;
   }
-  return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS) as TaskInputs, failures };
+  if (rrule === undefined && new Date(next.nextRunAt) < now) {
+    failures.add("scheduledAt", "is in the past, so a one-off task would never run; choose a future time, or add an rrule");
+  }
 }
 
 /** Any change replaces the task; the old one cannot be removed from the service, so say which. */
-export async function diff(id: string, olds: TaskOutputs, news: Record<string, unknown>) {
+export const diff = userFacing(async (id: string, olds: TaskOutputs, news: Record<string, unknown>) => {
   const desired = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS);
   const replaces = TASK_INPUT_KEYS.filter((k) => desired[k] !== olds[k]);
   if (replaces.length > 0) {
-    warn(`Task ${id} (${JSON.stringify(olds.title)}) will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
+    warn(`${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
       `or deleted through the API: task ${id} keeps running on the service beside the new task.`);
   }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
-}
+});
 
-export async function create(inputs: TaskInputs) {
-  const desired = cleanInputs<TaskInputs>(inputs as unknown as Record<string, unknown>, TASK_INPUT_KEYS) as TaskInputs;
+export async function create(inputs: TaskInputs & Named) {
+  const desired = cleanInputs<TaskInputs>(inputs, TASK_INPUT_KEYS);
+  const { [NAME_KEY]: _name, ...body } = desired;
   let task: Task;
   try {
-    task = await apiClient().createTask(desired);
+    task = await apiClient().createTask(body);
   } catch (error) {
-    if (!(error as { mayHaveSucceeded?: boolean }).mayHaveSucceeded) throw error;
-    throw new Error(`${(error as Error).message} Tasks cannot be listed or deleted through the API: check the service for a task ` +
-      `titled ${JSON.stringify(desired.title)} before running \`pulumi up\` again, which would create another one.`, { cause: error });
+    if (!(error as { mayHaveSucceeded?: boolean }).mayHaveSucceeded) throw withAuthHint(error);
+    throw withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
+      "declares before running `pulumi up` again, which would create another one.");
   }
   return { id: task.id, outs: outputs(task, desired) };
 }
@@ -83,14 +107,13 @@ export async function read(id: string, props: TaskOutputs) {
   return { id, props };
 }
 
-export async function remove(id: string, props: TaskOutputs): Promise<void> {
-  const next = props.nextRunAt ? ` (next run ${props.nextRunAt})` : "";
-  warn(`Task ${id} (${JSON.stringify(props.title)}) was removed from the stack only. The API cannot delete tasks: ` +
-    `it keeps running on the service${next}; remove it there if it should stop.`);
-}
+const remove = userFacing(async (id: string, props: TaskOutputs): Promise<void> => {
+  warn(`${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
+    "it keeps running on the service; remove it there if it should stop.");
+});
 export { remove as delete };
 
-function outputs(task: Task, desired: TaskInputs): TaskOutputs {
+function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
   // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
   return {
     ...desired,

@@ -39,7 +39,7 @@ describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, ()
   it("a lookup with no match fails the run naming what was looked for", async () => {
     await engine.setSpec({ lookups: { projectName: "Acme Nope" } });
     const failed = await expectFailure(engine.preview());
-    expect(failed.text).toContain('getProject: no project is named "Acme Nope" (4 listed). Pass workspaceId or id to choose.');
+    expect(failed.text).toContain('getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" (id ');
     expect(failed.text).not.toContain(sim.token);
   });
 });

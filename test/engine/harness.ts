@@ -63,7 +63,12 @@ export interface ProgramSpec {
   products?: Record<string, ProductSpec>;
   sites?: Record<string, SiteSpec>;
   tasks?: Record<string, TaskSpec>;
-  lookups?: { projectName?: string; workspaceId?: string; sitesOf?: string; siteSubdomain?: string };
+  /** Every string input of products and tasks is passed as `pulumi.secret(…)`. */
+  secretInputs?: boolean;
+  /** The `import` resource option, by logical name. */
+  imports?: Record<string, string>;
+  /** `projectId: "$project"` uses the `projectName` lookup; `siteId: "$siteByName"` the `siteName` one. */
+  lookups?: { projectName?: string; workspaceId?: string; sitesOf?: string; siteSubdomain?: string; siteName?: string; secretName?: boolean };
 }
 
 export interface Run<R> {
@@ -143,24 +148,31 @@ export class EngineStack {
     return this.#stack;
   }
 
+  /** The program's spec, as stack config; a secret one when it holds secrets (Pulumi shows plain config as it is). */
   async setSpec(spec: ProgramSpec): Promise<void> {
-    await this.#stack.setConfig("engine:spec", { value: JSON.stringify(spec) });
+    await this.#stack.setConfig("engine:spec", { value: JSON.stringify(spec), secret: spec.secretInputs === true || spec.lookups?.secretName === true });
   }
 
-  async up(options: { refresh?: boolean } = {}): Promise<Run<UpResult>> {
-    return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", refresh: options.refresh }));
+  async up(options: { refresh?: boolean; runProgram?: boolean } = {}): Promise<Run<UpResult>> {
+    return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", ...options }));
   }
 
-  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean } = {}): Promise<Run<PreviewResult>> {
+  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean } = {}): Promise<Run<PreviewResult>> {
     return this.#run((onEvent) => this.#stack.preview({ onEvent, color: "never", ...options }));
   }
 
-  async refresh() {
-    return this.#run((onEvent) => this.#stack.refresh({ onEvent, color: "never" }));
+  async refresh(options: { runProgram?: boolean } = {}) {
+    return this.#run((onEvent) => this.#stack.refresh({ onEvent, color: "never", ...options }));
   }
 
-  async destroy() {
-    return this.#run((onEvent) => this.#stack.destroy({ onEvent, color: "never" }));
+  async destroy(options: { runProgram?: boolean } = {}) {
+    return this.#run((onEvent) => this.#stack.destroy({ onEvent, color: "never", ...options }));
+  }
+
+  /** Changes one environment variable for the next commands, as a CI job's environment changes between runs. */
+  setEnv(key: string, value: string): void {
+    this.#env[key] = value;
+    this.#stack.workspace.envVars[key] = value;
   }
 
   async outputs(): Promise<OutputMap> {

@@ -202,10 +202,13 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
     expect(calls.filter((c) => c.operation === "sites.update").map((c) => c.body)).toEqual(expect.arrayContaining([
       { name: originalNames[0] }, { name: originalNames[1] },
     ]));
-    expect(calls).toHaveLength(4);
+    // Two archives, one listing (3 pages, to judge the live names), two renames; "shop" kept its name.
+    expect(calls.filter((c) => c.operation === "sites.list")).toHaveLength(3);
+    expect(calls).toHaveLength(7);
     const messages = run.diagnostics.map((d) => d.message).join("\n");
-    expect(messages).toContain(`Task ${newTask} ("Weekly report") was removed from the stack only`);
-    expect(messages).toContain(`Product ${ids.pro} ("Pro plan 2026") archived`);
+    expect(messages).toContain(`Task "weekly" (id ${newTask}) was removed from the stack only; nothing sent.`);
+    expect(messages).toContain(`Product "pro" (id ${ids.pro}): sent PATCH {status: "archived"}; it is archived on the service`);
+    expect(messages).toContain(`Site "shop" (id ${siteIds[2]}): nothing sent; the service already shows its original name.`);
     expect((await client.updateProduct(ids.pro!, {})).status).toBe("archived");
     const names = (await client.listSites({ projectId: project }).toArray()).filter((s) => siteIds.includes(s.id)).map((s) => s.name);
     expect(names).toEqual(originalNames);

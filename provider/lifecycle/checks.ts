@@ -1,0 +1,109 @@
+/**
+ * Input checks for `check()`, built from the client's zod schemas so preview refuses exactly what
+ * the API would.
+ *
+ * Every failure is reported with an empty `property` and a reason that starts with the field's
+ * name: when a failure names a property, the engine prints the property's *value* beside it
+ * (`property title value {…} has a problem`), and any input may be a secret. For the same reason
+ * no reason quotes a value; it says what is wrong and the limit.
+ */
+import { closest, distance } from "fastest-levenshtein";
+import type { z } from "zod";
+import { toIssues } from "../client/core/validation";
+import { ILL_FORMED } from "../unicode-guard";
+import { UNKNOWN } from "./common";
+
+/** As the engine receives it from `check`: `property` is always empty (see above). */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export class Failures {
+  readonly list: CheckFailure[] = [];
+
+  add(field: string, problem: string): void {
+    this.list.push({ property: "", reason: `${field} ${problem}` });
+  }
+}
+
+/** A value that is not known yet (preview) is checked again once it is. */
+function unknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/**
+ * The string the program declared could not be sent as it was: the resource class found a lone
+ * UTF-16 surrogate before Pulumi's serializer replaced it (see `unicode-guard.ts`).
+ */
+function illFormed(failures: Failures, field: string, value: unknown): boolean {
+  if (typeof value !== "object" || value === null || !(ILL_FORMED in value)) return false;
+  const at = (value as Record<string, unknown>)[ILL_FORMED];
+  failures.add(field, `must be well-formed Unicode text: it has a lone UTF-16 surrogate at character ${String(at)}, ` +
+    "which Pulumi would replace or refuse before the value reaches the service");
+  return true;
+}
+
+/** Characters refused in every string input: invisible in a diff, and able to rewrite a terminal or CI log. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u;
+
+function controlCharacter(failures: Failures, field: string, value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  const match = CONTROL.exec(value);
+  if (!match) return false;
+  const at = [...value.slice(0, match.index)].length + 1;
+  const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  failures.add(field, `must not contain control characters (U+${code} at character ${at}); only tab, line feed and carriage return are allowed`);
+  return true;
+}
+
+/** Checks one input against the schema the client will send it with. `undefined` passes (see `required`). */
+export function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
+  if (value === undefined || unknown(value)) return;
+  if (illFormed(failures, field, value) || controlCharacter(failures, field, value)) return;
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return;
+  for (const issue of toIssues(result.error)) failures.add(field, `${issue.message}${hint}`);
+}
+
+/** A required input: missing or `null` is one failure, and the field's other checks are skipped. */
+export function checkRequired(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
+  if (value === undefined || value === null) {
+    failures.add(field, "is required");
+    return;
+  }
+  checkField(failures, field, schema, value, hint);
+}
+
+export function checkOneOf(failures: Failures, field: string, allowed: readonly unknown[], value: unknown): void {
+  if (value === undefined || unknown(value) || allowed.includes(value)) return;
+  if (illFormed(failures, field, value)) return;
+  failures.add(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
+}
+
+/**
+ * Keys the program set that are not inputs of this resource: a typo (`descripton`), or an output
+ * the service sets. JavaScript programs and spread objects (YAML, JSON) reach here unchecked by
+ * TypeScript, and a dropped key would silently leave the field unmanaged.
+ */
+export function checkKnownKeys(
+  failures: Failures, resource: string, news: Record<string, unknown>, inputs: readonly string[], outputsOnly: readonly string[],
+): void {
+  for (const key of Object.keys(news).sort()) {
+    if (key.startsWith("__") || inputs.includes(key)) continue;
+    if (outputsOnly.includes(key)) {
+      failures.add(key, `is an output of ${resource}, set by the service; it cannot be set`);
+      continue;
+    }
+    failures.add(key, `is not an input of ${resource}${suggestion(key, inputs)}`);
+  }
+}
+
+function suggestion(key: string, known: readonly string[]): string {
+  const near = closest(key.toLowerCase(), known.map((k) => k.toLowerCase()));
+  const match = known.find((k) => k.toLowerCase() === near)!;
+  // Close enough to be a typo: a third of the name, and at least two edits for short names.
+  if (distance(key.toLowerCase(), near) <= Math.max(2, Math.floor(match.length / 3))) return `; did you mean ${match}?`;
+  return ` (its inputs are ${known.join(", ")})`;
+}

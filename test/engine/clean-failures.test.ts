@@ -1,0 +1,103 @@
+/**
+ * Failures read as one clean line under the real Pulumi CLI: a data source that fails (no token,
+ * no match, an API error) while its result feeds several resources, and an API error inside the
+ * provider at refresh. Each is one error event with the message the docs promise, with no stack
+ * trace, no "unhandled exception", no `error serializing property` chain and no ANSI escapes.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_IDS } from "../../simulator/seed";
+import type { Simulator } from "../../simulator";
+import { engineSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, expectFailure, type FailedRun, type ProgramSpec } from "./harness";
+
+/** Three products whose projectId comes from the failing lookup, as a user wires them. */
+function lookupFeedingThree(projectName: string): ProgramSpec {
+  const products = Object.fromEntries(["a", "b", "c"].map((k) => [k, { projectId: "$project", title: `Product ${k}` }]));
+  return { products, lookups: { projectName } };
+}
+
+function expectOneCleanError(failed: FailedRun, message: string | RegExp): void {
+  const errors = failed.diagnostics.filter((d) => d.severity === "error" && !/^(preview|update) failed\s*$/.test(d.message.trim()));
+  expect(errors).toHaveLength(1);
+  expect(errors[0]!.message).toMatch(message);
+  const text = failed.text;
+  expect(text).not.toContain("unhandled exception");
+  expect(text).not.toContain("error serializing property");
+  expect(text).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
+  // No ANSI escape sequence, raw or JSON-escaped.
+  expect(text).not.toContain("\u001b[");
+  expect(text).not.toContain("\\u001b[");
+}
+
+describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const suite = engineSuite();
+  let sim: Simulator;
+  beforeEach(() => {
+    sim = suite.sim();
+  });
+
+  it("a data-source lookup with no match, feeding three resources", async () => {
+    const engine = await suite.newStack();
+    await engine.setSpec(lookupFeedingThree("Acme Nope"));
+    const failed = await expectFailure(engine.preview());
+    expectOneCleanError(failed, new RegExp(
+      '^getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\), ' +
+      '"Acme Docs" .*, \\(unnamed\\) \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\)\\. Check the name \\(it is matched exactly, case included\\)\\.\\s*$'));
+  });
+
+  it("a secret lookup argument is never quoted", async () => {
+    const engine = await suite.newStack();
+    await engine.setSpec({ ...lookupFeedingThree("Project Codename Falcon"), lookups: { projectName: "Project Codename Falcon", secretName: true } });
+    const failed = await expectFailure(engine.preview());
+    expectOneCleanError(failed, /^getProjectOutput: no project is named \(the secret value given\); the 4 listed projects are: /);
+    expect(failed.text).not.toContain("Falcon");
+  });
+
+  it("a data source with no token, and with a token the service refuses", async () => {
+    const noToken = await suite.newStack({ token: null });
+    await noToken.setSpec(lookupFeedingThree("Acme Docs"));
+    expectOneCleanError(await expectFailure(noToken.preview()),
+      /^getProjectOutput: serviceapi: no API token\. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable\.\s*$/);
+    await noToken.dispose();
+
+    const refused = await suite.newStack({ token: "not_a_known_token" });
+    await refused.setSpec(lookupFeedingThree("Acme Docs"));
+    const failed = await expectFailure(refused.preview());
+    expectOneCleanError(failed, /^getProjectOutput: projects\.list failed: 401 unauthorized: invalid public API token \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/unauthorized\) \[request id [0-9a-f-]{36}\]\s*$/);
+    expect(failed.text).not.toContain("not_a_known_token");
+  });
+
+  it("an API error inside the provider (refresh) is the API's message, without a JavaScript stack", async () => {
+    const engine = await suite.newStack();
+    await engine.setSpec({ products: { p: { projectId: DEFAULT_IDS.acmeDocs, title: "Refresh me" } } });
+    await engine.up();
+    sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
+    const failed = await expectFailure(engine.refresh());
+    expectOneCleanError(failed, /products\.update failed: 500 internal_error: simulated 500 \(fault \d+\) \(docs: .+\) \[request id [0-9a-f-]{36}\] Gave up after 4 attempts\./);
+  });
+
+  it("the `import` resource option is refused saying what works instead, with no request", async () => {
+    const engine = await suite.newStack();
+    await engine.setSpec({ products: { legacy: { projectId: DEFAULT_IDS.acmeDocs, title: "Legacy" } }, imports: { legacy: DEFAULT_IDS.acmeDocs } });
+    sim.clearRequests();
+    const failed = await expectFailure(engine.preview());
+    expectOneCleanError(failed, /^Product "legacy": the `import` resource option does not work with Pulumi dynamic providers; to take over an existing product, set `adoptId: "<id>"` instead\.\s*$/);
+    expect(sim.requests()).toEqual([]);
+  });
+
+  it("getSite by name feeding a Site that renames it: the next run says to look it up by subdomain", async () => {
+    const engine = await suite.newStack();
+    const project = DEFAULT_IDS.acmeDocs;
+    const site = sim.seed.sites.find((s) => s.projectId === project)!;
+    await engine.setSpec({
+      lookups: { sitesOf: project, siteName: site.name },
+      sites: { docs: { projectId: project, siteId: "$siteByName", name: "Docs, renamed by Pulumi" } },
+    });
+    await engine.up();
+    const failed = await expectFailure(engine.preview());
+    expectOneCleanError(failed, new RegExp(`^getSiteOutput: no site is named "${site.name}" in project ${project}; the 3 listed sites are: .*` +
+      '"Docs, renamed by Pulumi" \\(subdomain "[^"]+", id [0-9a-f-]{36}\\).*\\. Look the site up by subdomain instead: ' +
+      "a name changes when a Site resource renames the site, a subdomain does not\\.\\s*$"));
+    await engine.destroy();
+  });
+});

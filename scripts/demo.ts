@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   say("pulumi-serviceapi demo: the quick start on the bundled simulator, with the real Pulumi CLI.");
   say("Getting the Pulumi CLI (scripts/install-pulumi.sh): a pulumi >= 3.216 on PATH, a cached build,");
-  say("or a build from pinned Go modules — about 12 minutes the first time, seconds afterwards.");
+  say("or a build from pinned Go modules — about 15 minutes the first time, seconds afterwards.");
   await pulumiCli();
   const sim = await startSimulator({ port: 0 });
   say(`Simulator listening at ${sim.url} (token ${sim.token}).`);

@@ -25,7 +25,7 @@ export const ENGINE_TIMEOUT_MS = 240_000;
 
 let command: Promise<{ cmd: PulumiCommand; bin: string }> | undefined;
 
-/** The CLI from scripts/install-pulumi.sh: on PATH (≥ 3.216), cached, or built once (~12 min). */
+/** The CLI from scripts/install-pulumi.sh: on PATH (≥ 3.216), cached, or built once (~15 min). */
 export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
   command ??= (async () => {
     if (!existsSync(join(REPO, "node_modules", "pulumi-serviceapi", "package.json"))) {

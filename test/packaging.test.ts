@@ -56,30 +56,6 @@ describe("the published package", () => {
     }, 60_000);
   }
 
-  it("the README's Pulumi program compiles against the packed package", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Use it in a Pulumi program"));
-    const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
-    expect(program).toContain("new Product(");
-    const consumer = join(work, "consumer-readme");
-    mkdirSync(join(consumer, "node_modules", "pulumi-serviceapi"), { recursive: true });
-    execFileSync("tar", ["-xzf", tarball, "-C", join(consumer, "node_modules", "pulumi-serviceapi"), "--strip-components=1"]);
-    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    writeFileSync(join(consumer, "index.ts"), program);
-    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: "commonjs", moduleResolution: "node10", target: "ES2022", types: ["node"], skipLibCheck: true },
-      files: ["index.ts"],
-    }));
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    let output = "";
-    try {
-      execFileSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
-    } catch (err) {
-      output = String((err as { stdout?: string }).stdout);
-    }
-    expect(output).toBe("");
-  }, 60_000);
-
   it("sends the version from package.json in User-Agent", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim, { userAgent: undefined });

@@ -5,7 +5,9 @@
 # it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
 # folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
 # an installed copy gives the one-line `require("pulumi-serviceapi/lifecycle/…")` stub users get.
-# Run after `npm run build`; `npm install` (prepare), `npm test` and `npm run demo` do both.
+# `npm run install-self` builds and runs it; `npm test`, `npm run demo` and `npm run bench` start
+# with that. It is deliberately not an install (prepare) script: the published manifest carries the
+# scripts, and a package that installs with no lifecycle script gets no allowScripts warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 test -f dist/provider/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }

@@ -1,23 +1,27 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import pkg from "../package.json";
 import { clientFor, simulator } from "./helpers";
+import { npmAsUser, pack, userProject } from "./user-project";
 
 const root = join(__dirname, "..");
 // Inside the repo so the consumer resolves zod, undici and @pulumi/pulumi from the repo's node_modules.
 const work = mkdtempSync(join(root, ".pack-test-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Outside the repo, so nothing resolves from the repo's node_modules or package.json.
+const scratch = mkdtempSync(join(tmpdir(), "serviceapi-install-"));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
 
-function pack(): { tarball: string; files: string[] } {
-  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-  return { tarball: join(work, info!.filename), files: info!.files.map((f) => f.path) };
-}
+/** The scripts npm may run when a package is installed (prepare: for a tarball, folder or git source). */
+const LIFECYCLE_SCRIPTS = ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare"];
 
 describe("the published package", () => {
-  const { tarball, files } = pack();
+  const { tarball, files } = pack(work);
 
   it("holds the provider and the simulator only: no bench, examples, tests or source maps", () => {
     expect(files).toContain("dist/provider/index.js");
@@ -56,29 +60,23 @@ describe("the published package", () => {
     }, 60_000);
   }
 
-  it("the README's Pulumi program compiles against the packed package", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Use it in a Pulumi program"));
-    const program = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
-    expect(program).toContain("new Product(");
-    const consumer = join(work, "consumer-readme");
-    mkdirSync(join(consumer, "node_modules", "pulumi-serviceapi"), { recursive: true });
-    execFileSync("tar", ["-xzf", tarball, "-C", join(consumer, "node_modules", "pulumi-serviceapi"), "--strip-components=1"]);
-    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    writeFileSync(join(consumer, "index.ts"), program);
-    writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: "commonjs", moduleResolution: "node10", target: "ES2022", types: ["node"], skipLibCheck: true },
-      files: ["index.ts"],
-    }));
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    let output = "";
-    try {
-      execFileSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
-    } catch (err) {
-      output = String((err as { stdout?: string }).stdout);
-    }
-    expect(output).toBe("");
-  }, 60_000);
+  it("installs into an empty project with no npm warning and runs no lifecycle script", () => {
+    const project = userProject(join(scratch, "project"));
+    // Every lifecycle script npm starts goes through this shell, which notes it before running it.
+    const scriptLog = join(scratch, "scripts.log");
+    const recordingShell = join(scratch, "record-script.sh");
+    writeFileSync(recordingShell, `#!/bin/sh\necho "$npm_package_name $npm_lifecycle_event" >> ${JSON.stringify(scriptLog)}\nexec /bin/sh "$@"\n`);
+    chmodSync(recordingShell, 0o755);
+
+    const { status, output } = npmAsUser(project, ["install", tarball, "--script-shell", recordingShell, "--foreground-scripts"]);
+    expect(status, output).toBe(0);
+
+    expect(output.split("\n").filter((line) => /^npm warn/i.test(line))).toEqual([]);
+    expect(existsSync(scriptLog) ? readFileSync(scriptLog, "utf8") : "").toBe("");
+    const installed = JSON.parse(readFileSync(join(project, "node_modules", "pulumi-serviceapi", "package.json"), "utf8"));
+    expect(installed.version).toBe(pkg.version);
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => LIFECYCLE_SCRIPTS.includes(name))).toEqual([]);
+  }, 300_000);
 
   it("sends the version from package.json in User-Agent", async () => {
     const sim = await simulator();

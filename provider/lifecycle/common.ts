@@ -116,6 +116,17 @@ export function label(type: string, id: string, props: Named | undefined): strin
   return typeof name === "string" ? `${type} ${JSON.stringify(name)} (id ${id})` : `${type} ${id}`;
 }
 
+/**
+ * One line the moment a create returns: `serviceapi: created Product "pro-plan" <id>`. If the
+ * `pulumi up` is then killed before it writes its state (a lost CI runner, OOM), the run's log —
+ * which outlives the runner — names every record it made, so each can be taken over with
+ * `adoptId` instead of being created twice (docs/recovery.md).
+ */
+export function logCreated(type: string, id: string, props: Named): void {
+  const name = props[NAME_KEY];
+  info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
+}
+
 export function info(message: string): void {
   void log.info(`serviceapi: ${message}`);
 }

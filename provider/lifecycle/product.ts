@@ -11,7 +11,7 @@ import type { KnownProductStatus, Product, ProductStatus, UpdateProductBody } fr
 import { PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../client/schemas";
 import { Failures, checkField, checkKnownKeys, checkOneOf, checkRequired, type CheckFailure } from "./checks";
 import {
-  DECLARED, NAME_KEY, apiClient, type Named, cleanInputs, currentSettings, declaredKeys, info, label, named, refreshedInputs, warn,
+  DECLARED, NAME_KEY, apiClient, type Named, cleanInputs, currentSettings, declaredKeys, info, label, logCreated, named, refreshedInputs, warn,
 } from "./common";
 import { isNotFound, partialFailure, userFacing, withAuthHint, withHint } from "./errors";
 
@@ -124,6 +124,7 @@ export async function create(inputs: ProductInputs & { __provider: string; [NAME
   } catch (error) {
     throw withRecoveryHint(withAuthHint(error));
   }
+  logCreated("Product", created.id, desired);
   // The create body cannot carry status, so a declared status that differs needs one PATCH more.
   if (desired.status === undefined || desired.status === created.status) return { id: created.id, outs: outputs(created, desired) };
   try {
@@ -241,5 +242,7 @@ function outputs(record: LiveFields & Pick<Product, "type">, desired: ProductInp
 function withRecoveryHint(error: unknown): unknown {
   if (!(error as { mayHaveSucceeded?: boolean }).mayHaveSucceeded) return error;
   return withHint(error, "To take over a product that was created anyway instead of creating a second one, " +
-    "find its id on the service and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again.");
+    "find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \"<name>\" <id>`), " +
+    "or in the service's UI (the API cannot list products) — and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again. " +
+    "See docs/recovery.md in pulumi-serviceapi.");
 }

@@ -8,7 +8,7 @@ import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../client/schemas";
 import { nextRun, validateRecurrence } from "../client/rrule";
 import { Failures, checkField, checkKnownKeys, checkRequired } from "./checks";
-import { NAME_KEY, UNKNOWN, apiClient, cleanInputs, currentSettings, label, warn, type Named } from "./common";
+import { NAME_KEY, UNKNOWN, apiClient, cleanInputs, currentSettings, label, logCreated, warn, type Named } from "./common";
 import { userFacing, withAuthHint, withHint } from "./errors";
 
 export { configure } from "./common";
@@ -94,6 +94,7 @@ export async function create(inputs: TaskInputs & Named) {
     throw withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
       "declares before running `pulumi up` again, which would create another one.");
   }
+  logCreated("Task", task.id, desired);
   return { id: task.id, outs: outputs(task, desired) };
 }
 

@@ -109,7 +109,8 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000 });
     const failed = await expectFailure(engine.up());
     expect(failed.text).toContain("products.create failed: no response within 300 ms");
-    expect(failed.text).toContain('find its id on the service and set `adoptId: \\"<id>\\"` on this Product');
+    expect(failed.text).toContain('find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \\"<name>\\" <id>`), ' +
+      "or in the service's UI (the API cannot list products) — and set `adoptId: \\\"<id>\\\"` on this Product");
     expect(sim.requests("products.create")).toHaveLength(1);
   });
 

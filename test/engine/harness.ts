@@ -7,8 +7,8 @@
  * the packed copy `scripts/install-self.sh` put in the repo's node_modules — the form users
  * install, which serializes the provider as a one-line `require` stub.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
@@ -198,10 +198,39 @@ export class EngineStack {
     return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack test`;
   }
 
+  /**
+   * `pulumi <args> --stack test` in its own process group, as a CI runner starts a step, so a
+   * signal can reach the CLI alone (`process.kill(pid, …)`) or the whole group (`-pid`).
+   */
+  spawnCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+    const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", "test"], {
+      cwd: this.dir, env: { ...process.env, ...this.#env }, detached: true, stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    child.stdout!.on("data", (chunk: Buffer) => { text += chunk.toString("utf8"); });
+    child.stderr!.on("data", (chunk: Buffer) => { text += chunk.toString("utf8"); });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    return { child, output: () => text, exited };
+  }
+
+  /** `pulumi stack export` as JSON (the Automation API's own export). */
+  async deployment(): Promise<{ resources?: { type: string; id?: string; urn: string; inputs?: Record<string, unknown> }[]; pending_operations?: unknown[] }> {
+    return ((await this.#stack.exportStack()) as unknown as { deployment: never }).deployment;
+  }
+
   /** The stack's state file as the file backend stores it. */
   stateFileText(): string {
+    return readFileSync(this.#stateFile(), "utf8");
+  }
+
+  /** Overwrites the state file, as a backend that lost its last writes leaves it. */
+  writeStateFile(text: string): void {
+    writeFileSync(this.#stateFile(), text);
+  }
+
+  #stateFile(): string {
     const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
-    return readFileSync(join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json"), "utf8");
+    return join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json");
   }
 
   /** Resources of one type from the exported state. */

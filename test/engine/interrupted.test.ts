@@ -1,0 +1,116 @@
+/**
+ * An interrupted `pulumi up`, under the real CLI. SIGINT and SIGTERM (what CI runners send on
+ * cancel and timeout): Pulumi finishes the steps in flight, records them, and the next `up`
+ * converges with no duplicate. SIGKILL of the whole process group (a lost runner): the killed
+ * run's output names the id of every product it made, and the recovery in docs/recovery.md —
+ * `pulumi cancel`, `pulumi refresh --clear-pending-creates`, `adoptId` for what the stack lacks —
+ * ends with every product once.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_IDS } from "../../simulator/seed";
+import type { Simulator } from "../../simulator";
+import { engineSuite } from "./suite";
+import { ENGINE_TIMEOUT_MS, type ProgramSpec } from "./harness";
+
+const project = DEFAULT_IDS.acmeDocs;
+const CREATED = /serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g;
+
+function catalog(count: number, prefix: string): ProgramSpec {
+  return { products: Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, { projectId: project, title: `${prefix} ${i}` }])) };
+}
+
+/** Logical name → id, from every `created` line in a run's output. */
+function createdInOutput(output: string): Map<string, string> {
+  return new Map([...output.matchAll(CREATED)].map((m) => [m[1]!, m[2]!]));
+}
+
+async function until(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
+  const suite = engineSuite();
+  let sim: Simulator;
+  beforeEach(() => {
+    sim = suite.sim();
+  });
+  afterEach(() => sim.clearFaults());
+
+  /** Products of this test's titles on the service. */
+  function onService(prefix: string) {
+    return sim.products().filter((p) => p.title.startsWith(`${prefix} `));
+  }
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`${signal} mid-create: in-flight creates finish and are recorded; the next up converges with 0 duplicates`, async () => {
+      const engine = await suite.newStack();
+      const prefix = signal.toLowerCase();
+      await engine.setSpec(catalog(40, prefix));
+      sim.addFault({ operation: "products.create", kind: "delay", delayMs: 800, times: 1000 });
+      const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
+      await until("the first create", () => createdInOutput(run.output()).size > 0);
+      process.kill(run.child.pid!, signal);
+      expect(await run.exited).not.toBe(0);
+      sim.clearFaults();
+
+      const deployment = await engine.deployment();
+      expect(deployment.pending_operations ?? []).toEqual([]);
+      const recorded = (deployment.resources ?? []).filter((r) => r.type.endsWith(":Product"));
+      expect(recorded.length).toBeGreaterThan(0);
+      expect(recorded.length).toBeLessThan(40);
+      expect(onService(prefix)).toHaveLength(recorded.length);
+
+      const up = await engine.up();
+      expect(up.result.summary.resourceChanges).toMatchObject({ create: 40 - recorded.length });
+      expect(onService(prefix)).toHaveLength(40);
+    });
+  }
+
+  it("SIGKILL of the process group: the output names every product made; the documented recovery ends with 0 duplicates", async () => {
+    const engine = await suite.newStack();
+    const prefix = "kill";
+    await engine.setSpec(catalog(40, prefix));
+    const stateBefore = engine.stateFileText();
+    // 15 creates go through; the rest hang until the client is gone (then the simulator drops them).
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 15 });
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 600_000, times: 1000 });
+    const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
+    await until("15 created lines", () => createdInOutput(run.output()).size === 15);
+    await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
+    process.kill(-run.child.pid!, "SIGKILL");
+    await run.exited;
+    sim.clearFaults();
+
+    // Every product on the service is named, with its id, in the killed run's output.
+    const named = createdInOutput(run.output());
+    const made = onService(prefix);
+    expect(made).toHaveLength(15);
+    expect(new Set(named.values())).toEqual(new Set(made.map((p) => p.id)));
+
+    // A killed run can lose its last checkpoints; here the state file is put back to what it was
+    // before the run, so the stack knows none of the 15 — the case the log lines are for.
+    engine.writeStateFile(stateBefore);
+
+    // docs/recovery.md, step by step.
+    const locked = engine.spawnCli(["up", "--yes", "--non-interactive"]);
+    expect(await locked.exited).not.toBe(0);
+    expect(locked.output()).toContain("the stack is currently locked");
+    expect(await engine.spawnCli(["cancel", "--yes"]).exited).toBe(0);
+    expect(await engine.spawnCli(["refresh", "--clear-pending-creates", "--yes", "--non-interactive"]).exited).toBe(0);
+    const inStack = new Set(((await engine.deployment()).resources ?? []).map((r) => r.id));
+    const spec = catalog(40, prefix);
+    for (const [name, id] of named) if (!inStack.has(id)) spec.products![name]!.adoptId = id;
+    expect(Object.values(spec.products!).filter((p) => p.adoptId !== undefined)).toHaveLength(15);
+    await engine.setSpec(spec);
+    sim.clearRequests();
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toMatchObject({ create: 41 });
+    expect(sim.requests("products.create").filter((r) => r.status === 201)).toHaveLength(25);
+    expect(onService(prefix)).toHaveLength(40);
+    expect(new Set(onService(prefix).map((p) => p.title)).size).toBe(40);
+  });
+});

@@ -7,6 +7,7 @@
  * project cost one listing (⌈sites/100⌉ requests) at refresh, not N.
  */
 import type { Site } from "../client";
+import { requireId } from "../omitted-id";
 import { UpdateSiteBody, uuid } from "../client/schemas";
 import {
   DECLARED, UNKNOWN, apiClient, checkField, checkRequired, cleanInputs, currentSettings, declaredKeys, info, isNotFound,
@@ -37,14 +38,17 @@ export interface SiteOutputs {
 const INPUT_KEYS = ["projectId", "siteId", "name", "restoreNameOnDelete"] as const;
 
 /** projectId → the project's sites by id. A failed listing is dropped so the next call tries again. */
-const listings = new Map<string, Promise<Map<string, Site>>>();
+const listings = new Map<string, Promise<Map<string, Site & { id: string }>>>();
 
-async function findSite(projectId: string, siteId: string): Promise<{ site: Site | undefined; count: number }> {
+async function findSite(projectId: string, siteId: string): Promise<{ site: (Site & { id: string }) | undefined; count: number }> {
   let listing = listings.get(projectId);
   if (!listing) {
     listing = (async () => {
-      const byId = new Map<string, Site>();
-      for await (const site of apiClient().listSites({ projectId })) byId.set(site.id.toLowerCase(), site);
+      const byId = new Map<string, Site & { id: string }>();
+      for await (const listed of apiClient().listSites({ projectId })) {
+        const site = requireId(listed, "sites.list", "site", "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
+        byId.set(site.id.toLowerCase(), site);
+      }
       return byId;
     })();
     listings.set(projectId, listing);
@@ -54,10 +58,11 @@ async function findSite(projectId: string, siteId: string): Promise<{ site: Site
   return { site: byId.get(siteId.toLowerCase()), count: byId.size };
 }
 
-/** Keeps the shared listing in step with our own renames. */
+/** Keeps the shared listing in step with our own renames; an answer without an id drops it, to be listed again. */
 async function remember(projectId: string, site: Site): Promise<void> {
   const listing = listings.get(projectId);
-  if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), site);
+  if (site.id === undefined) listings.delete(projectId);
+  else if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), { ...site, id: site.id });
 }
 
 export async function check(_olds: unknown, news: Record<string, unknown>): Promise<{ inputs: SiteInputs; failures: CheckFailure[] }> {
@@ -93,7 +98,7 @@ export async function create(inputs: SiteInputs) {
       "and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).");
   }
   const originalName = site.name ?? null;
-  let current = site;
+  let current: Site = site;
   if (site.name !== desired.name) {
     current = await apiClient().updateSite(site.id, { name: desired.name });
     await remember(desired.projectId, current);

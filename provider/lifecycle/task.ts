@@ -7,6 +7,7 @@
 import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../client/schemas";
 import { checkRecurrence, validateRecurrence } from "../client/rrule";
+import { requireId } from "../omitted-id";
 import { UNKNOWN, apiClient, checkField, checkRequired, cleanInputs, currentSettings, warn, type CheckFailure } from "./common";
 
 export { configure } from "./common";
@@ -70,7 +71,9 @@ export async function create(inputs: TaskInputs) {
     throw new Error(`${(error as Error).message} Tasks cannot be listed or deleted through the API: check the service for a task ` +
       `titled ${JSON.stringify(desired.title)} before running \`pulumi up\` again, which would create another one.`, { cause: error });
   }
-  return { id: task.id, outs: outputs(task, desired) };
+  const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
+    "but it was created: check the service before running `pulumi up` again, which would create another one.");
+  return { id, outs: outputs(task, desired) };
 }
 
 /** Never reached through `diff` (every change replaces); kept so a forced update cannot erase the outputs. */

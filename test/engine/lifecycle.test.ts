@@ -207,7 +207,7 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
     expect(messages).toContain(`Task ${newTask} ("Weekly report") was removed from the stack only`);
     expect(messages).toContain(`Product ${ids.pro} ("Pro plan 2026") archived`);
     expect((await client.updateProduct(ids.pro!, {})).status).toBe("archived");
-    const names = (await client.listSites({ projectId: project }).toArray()).filter((s) => siteIds.includes(s.id)).map((s) => s.name);
+    const names = (await client.listSites({ projectId: project }).toArray()).filter((s) => siteIds.includes(s.id!)).map((s) => s.name);
     expect(names).toEqual(originalNames);
   });
 

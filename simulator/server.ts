@@ -201,7 +201,7 @@ async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: F
   }
   const status = fault.status!;
   const code = codeForStatus(status);
-  const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
+  const headers: Record<string, string> = fault.retryAfter === undefined || fault.retryAfter === null ? {} : { "retry-after": fault.retryAfter };
   return sendError(request, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
 }
 

@@ -100,13 +100,17 @@ describe("the pace arithmetic (rate-limit-pacer.ts)", () => {
 
   it("quiet time before a burst does not slow the pace: the densest run of passed requests counts", () => {
     expect(nextInterval(0, [3_600_000, ...burst(20, 2)], 1000)).toBeCloseTo(50 * PACE_MARGIN);
+    // The densest run has at least two requests: the last one alone does not make a rate.
+    expect(nextInterval(0, [5000, 4000, 10], 1000)).toBeCloseTo((6000 / 3) * PACE_MARGIN);
   });
 
-  it("nothing to learn without a Retry-After of a second or more, or with nothing through: the pace stays", () => {
+  it("nothing to learn without a Retry-After of a second or more, or with fewer than two through: the pace stays", () => {
     expect(nextInterval(0, burst(10, 20), 0)).toBe(0);
     expect(nextInterval(0, burst(10, 20), undefined)).toBe(0);
     expect(nextInterval(0, [], 1000)).toBe(0);
     expect(nextInterval(120, [], 1000)).toBe(120);
+    // One request through, 2 s before a 429: a sparse caller, not a rate.
+    expect(nextInterval(0, [2000], 1000)).toBe(0);
   });
 
   it("a 429 while paced slows the pace by at least PACED_SLOWDOWN, more if fewer got through", () => {

@@ -19,6 +19,11 @@ export const PACED_SLOWDOWN = 1.1;
 export const MAX_INTERVAL_MS = 60_000;
 /** Without a 429 for this long, calls go out unpaced again. */
 export const FORGET_AFTER_MS = 60_000;
+/**
+ * Fewest passed requests a pace is learned from: one request through and then a 429 says nothing
+ * about a rate (a sparse caller meeting a limit another client used up would be slowed for nothing).
+ */
+export const MIN_PASSED = 2;
 /** Send times kept per episode, to estimate the rate; older ones are dropped. */
 const KEPT_SENDS = 1_000;
 
@@ -138,12 +143,12 @@ export class RateLimitPacer {
  * run — the last k requests over their window — gives the rate the server allowed; taking the
  * densest ignores quiet time before a burst. The pace is that rate slowed by `PACE_MARGIN`, and a
  * client already paced slows by at least `PACED_SLOWDOWN`. Without such a `Retry-After` (none, or
- * 0), or with nothing through, there is nothing to learn and the pace stays as it was.
+ * 0), or with fewer than `MIN_PASSED` through, there is nothing to learn and the pace stays as it was.
  */
 export function nextInterval(currentMs: number, sinceSent: readonly number[], retryAfterMs: number | undefined): number {
-  if (sinceSent.length === 0 || retryAfterMs === undefined || retryAfterMs < 1000) return currentMs;
+  if (sinceSent.length < MIN_PASSED || retryAfterMs === undefined || retryAfterMs < 1000) return currentMs;
   let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < sinceSent.length; i++) {
+  for (let i = 0; i <= sinceSent.length - MIN_PASSED; i++) {
     const window = retryAfterMs + Math.floor(sinceSent[i]! / 1000) * 1000;
     best = Math.min(best, window / (sinceSent.length - i));
   }

@@ -4,6 +4,10 @@
  *     preview --refresh, destroy — and the `__provider` bytes each resource stores.
  *  2. `pulumi up` of 50 products, beside the same number of do-nothing dynamic resources measured
  *     in the same run (the baseline: engine, program and provider-process cost without our work).
+ *  3. Pacing under a steady rate limit: `pulumi refresh` of 100 products at 20 requests/s and
+ *     `pulumi up` of 40 products at 4 requests/s — the share of requests answered 429 and the time
+ *     the API calls took against the least the limit allows (requests ÷ rate), beside the same
+ *     command without a limit.
  * Figures are printed, never asserted.
  */
 import { join } from "node:path";
@@ -90,15 +94,97 @@ async function upTiming(sim: Simulator): Promise<void> {
   console.log(`   ratio                        ${(median(ours) / median(baseline)).toFixed(2)}x`);
 }
 
-async function main(): Promise<void> {
+interface RunFigures {
+  wallMs: number;
+  requests: number;
+  refused: number;
+  /** From the first API request to the last, as the simulator received them. */
+  apiMs: number;
+}
+
+/** One CLI command; the harness clears the simulator's request log before each, so the log is this run's. */
+async function measure(sim: Simulator, command: () => Promise<unknown>): Promise<RunFigures> {
+  const start = performance.now();
+  await command();
+  const wallMs = performance.now() - start;
+  const log = sim.requests().filter((r) => r.operation !== null);
+  const times = log.map((r) => Date.parse(r.time));
+  return {
+    wallMs, requests: log.length, refused: log.filter((r) => r.status === 429).length,
+    apiMs: times.length > 1 ? Math.max(...times) - Math.min(...times) : 0,
+  };
+}
+
+function pacingRows(label: string, perSecond: number, limited: RunFigures, baseline: RunFigures): void {
+  const work = limited.requests - limited.refused;
+  const floorMs = (work / perSecond) * 1000;
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const pct = (n: number, of: number) => `${n} (${((100 * n) / of).toFixed(1)} %)`;
+  console.log(`\n   ${label}`);
+  console.log("                        requests  answered 429   API time   limit's floor   API time/floor   wall clock");
+  console.log(`   limited             ${String(limited.requests).padStart(8)}  ${pct(limited.refused, limited.requests).padEnd(13)}` +
+    `${s(limited.apiMs).padStart(9)}   ${s(floorMs).padStart(13)}   ${`${(limited.apiMs / floorMs).toFixed(2)}x`.padStart(14)}   ${s(limited.wallMs).padStart(10)}`);
+  console.log(`   baseline, no limit  ${String(baseline.requests).padStart(8)}  ${pct(baseline.refused, baseline.requests).padEnd(13)}` +
+    `${s(baseline.apiMs).padStart(9)}   ${"-".padStart(13)}   ${"-".padStart(14)}   ${s(baseline.wallMs).padStart(10)}`);
+  console.log(`   the limit added ${s(limited.wallMs - baseline.wallMs)} of wall clock; its floor is ${work} requests ÷ ${perSecond}/s = ${s(floorMs)}`);
+}
+
+async function pacing(): Promise<void> {
+  console.log("\n3. Pacing under a steady rate limit (simulator fixed window per token; the CLI's default parallelism)");
+  console.log("   goal: at most 10 % of requests answered 429, API time at most 1.15x the limit's floor");
   const sim = await startSimulator({ port: 0 });
   try {
-    console.log("Pulumi engine figures (real CLI, simulator on loopback)");
-    await requestsPerOperation(sim);
-    await upTiming(sim);
+    const products = (n: number, prefix: string): ProgramSpec => ({
+      products: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { projectId: project, title: `${prefix} ${i}` }])),
+    });
+
+    const refreshStack = await EngineStack.create(sim);
+    try {
+      await refreshStack.setSpec(products(100, "refreshed"));
+      await refreshStack.up();
+      const baseline = await measure(sim, () => refreshStack.refresh());
+      sim.setRateLimit({ limit: 20, windowMs: 1000 });
+      const limited = await measure(sim, () => refreshStack.refresh());
+      sim.setRateLimit(undefined);
+      pacingRows("pulumi refresh of 100 products, limit 20 requests/s", 20, limited, baseline);
+      await refreshStack.destroy();
+    } finally {
+      await refreshStack.dispose();
+    }
+
+    const upRuns: RunFigures[] = [];
+    for (const limit of [undefined, { limit: 4, windowMs: 1000 }]) {
+      const upStack = await EngineStack.create(sim);
+      try {
+        await upStack.setSpec(products(40, limit ? "limited" : "free"));
+        sim.setRateLimit(limit);
+        upRuns.push(await measure(sim, () => upStack.up()));
+        sim.setRateLimit(undefined);
+        await upStack.destroy();
+      } finally {
+        await upStack.dispose();
+      }
+    }
+    pacingRows("pulumi up of 40 products, limit 4 requests/s", 4, upRuns[1]!, upRuns[0]!);
   } finally {
     await sim.close();
   }
+}
+
+/** `node dist/bench/engine.js pacing` runs section 3 alone; no argument runs every section. */
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  console.log("Pulumi engine figures (real CLI, simulator on loopback)");
+  if (only === undefined) {
+    const sim = await startSimulator({ port: 0 });
+    try {
+      await requestsPerOperation(sim);
+      await upTiming(sim);
+    } finally {
+      await sim.close();
+    }
+  }
+  if (only === undefined || only === "pacing") await pacing();
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@
  * ⌈N/100⌉ requests). `getSite` picks exactly one by name, subdomain or default flag, to feed `Site`.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { requireId } from "./omitted-id";
 import { DataSourceError, exactlyOne, invokeOutput, quoted, withProgramClient } from "./program-client";
 
 export interface SiteInfo {
@@ -31,7 +32,8 @@ export async function getSites(args: GetSitesArgs, _opts?: pulumi.InvokeOptions)
 async function listSites(fn: string, args: GetSitesArgs): Promise<GetSitesResult> {
   const sites = await withProgramClient(fn, async (client) => {
     const all: SiteInfo[] = [];
-    for await (const s of client.listSites({ projectId: args.projectId })) {
+    for await (const listed of client.listSites({ projectId: args.projectId })) {
+      const s = requireId(listed, "getSites: sites.list", "site", "getSites and getSite give each site's id, which a Site needs as siteId.");
       all.push({ id: s.id, name: s.name ?? null, subdomain: s.subdomain ?? null, isDefault: s.is_default ?? null });
     }
     return all;

@@ -9,7 +9,11 @@ import { checkNumber } from "./client/config";
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
 const NUMERIC_KEYS = [
   "timeoutMs", "maxRetries", "initialRetryDelayMs", "maxRetryDelayMs", "maxRetryAfterMs", "rateLimitBudgetMs",
+  "maxRateLimitRetries", "minRateLimitDelayMs",
 ] as const satisfies readonly (keyof typeof NUMERIC_OPTIONS)[];
+
+/** Messages name a setting as the user sets it here: `serviceapi:maxRetryAfterMs`, not the client's option name. */
+const NUMERIC_LABELS = Object.fromEntries(NUMERIC_KEYS.map((key) => [key, `serviceapi:${key}`]));
 
 export interface ProviderSettings {
   client: ClientOptions;
@@ -37,8 +41,14 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   if (!token) throw new ConfigError(MISSING_TOKEN);
   const baseUrl = value("baseUrl") ?? env.SERVICEAPI_BASE_URL;
   if (!baseUrl) throw new ConfigError(MISSING_BASE_URL);
-  const client: ClientOptions = { token, baseUrl };
   const publicBaseUrl = value("publicBaseUrl") ?? env.SERVICEAPI_PUBLIC_BASE_URL;
+  // A URL is named by where it came from: the stack config key, or the environment variable.
+  const optionLabels = {
+    ...NUMERIC_LABELS,
+    baseUrl: value("baseUrl") === undefined ? "SERVICEAPI_BASE_URL" : "serviceapi:baseUrl",
+    publicBaseUrl: value("publicBaseUrl") === undefined ? "SERVICEAPI_PUBLIC_BASE_URL" : "serviceapi:publicBaseUrl",
+  };
+  const client: ClientOptions = { token, baseUrl, optionLabels };
   if (publicBaseUrl) client.publicBaseUrl = publicBaseUrl;
   for (const key of NUMERIC_KEYS) {
     const raw = value(key);

@@ -11,6 +11,7 @@ import { toIssues } from "../provider/client/core/validation";
 import { ERROR_CODES, HttpError, type ErrorCode } from "./errors";
 import { FaultSpec } from "./faults";
 import { RateLimitSpec } from "./rate-limit";
+import { NotUtf8Body } from "./request-body";
 import { NewSite } from "./seed";
 import { envelopeFor } from "./server";
 import type { SimulatorState } from "./state";
@@ -19,6 +20,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
   const fail = (reply: FastifyReply, err: HttpError) => reply.status(err.status).send(envelopeFor(state, err));
   const parse = <T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; err: HttpError } => {
     let value: unknown = body;
+    if (body instanceof NotUtf8Body) return { ok: false, err: new HttpError("invalid_request", "body is not valid UTF-8") };
     if (typeof body === "string" && body.length > 0) {
       try {
         value = JSON.parse(body);

@@ -7,6 +7,10 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { Product, Project, Site, Task } from "../provider/client/schemas";
+
+/** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
+export type SiteRecord = Required<Site>;
+export type TaskRecord = Required<Task>;
 import type { ProductStatus } from "../provider/client/schemas";
 import type { Seed } from "./seed";
 
@@ -128,26 +132,26 @@ export class Database {
 
   // ---- sites ----
 
-  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default: boolean }): Site {
+  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default: boolean }): SiteRecord {
     const id = site.id ?? randomUUID();
     this.#db.prepare("INSERT INTO sites (id, project_id, name, subdomain, is_default) VALUES (?, ?, ?, ?, ?)")
       .run(id, site.projectId, site.name, site.subdomain, site.is_default ? 1 : 0);
     return this.getSite(id)!.site;
   }
 
-  getSite(id: string): { site: Site; projectId: string } | undefined {
+  getSite(id: string): { site: SiteRecord; projectId: string } | undefined {
     const row = this.#db.prepare("SELECT * FROM sites WHERE id = ?").get(id);
     return row ? { site: toSite(row), projectId: row.project_id as string } : undefined;
   }
 
-  listSites(projectId: string, afterSeq: number, limit: number): Slice<Site & { seq: number }> {
+  listSites(projectId: string, afterSeq: number, limit: number): Slice<SiteRecord & { seq: number }> {
     const rows = this.#db
       .prepare("SELECT * FROM sites WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?")
       .all(projectId, afterSeq, limit + 1) as Row[];
     return slice(rows, limit, (r) => ({ seq: r.seq as number, ...toSite(r) }));
   }
 
-  renameSite(id: string, name: string): Site {
+  renameSite(id: string, name: string): SiteRecord {
     this.#db.prepare("UPDATE sites SET name = ? WHERE id = ?").run(name, id);
     return this.getSite(id)!.site;
   }
@@ -188,7 +192,7 @@ export class Database {
 
   // ---- tasks ----
 
-  createTask(input: NewTask): Task {
+  createTask(input: NewTask): TaskRecord {
     const id = randomUUID();
     const now = new Date().toISOString();
     this.#db.prepare(`INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,
@@ -197,7 +201,7 @@ export class Database {
     return this.getTask(id)!;
   }
 
-  getTask(id: string): Task | undefined {
+  getTask(id: string): TaskRecord | undefined {
     const row = this.#db.prepare("SELECT * FROM tasks WHERE id = ?").get(id);
     return row ? toTask(row) : undefined;
   }
@@ -211,7 +215,7 @@ function slice<R, T>(rows: R[], limit: number, map: (row: R) => T): Slice<T> {
   return { rows: rows.slice(0, limit).map(map), hasMore: rows.length > limit };
 }
 
-function toSite(r: Row): Site {
+function toSite(r: Row): SiteRecord {
   return { object: "site", id: r.id as string, name: r.name as string, subdomain: r.subdomain as string, is_default: r.is_default === 1 };
 }
 
@@ -223,7 +227,7 @@ function toProduct(r: Row): Product {
   };
 }
 
-function toTask(r: Row): Task {
+function toTask(r: Row): TaskRecord {
   return {
     object: "task", id: r.id as string, title: r.title as string, emoji: r.emoji as string, rrule: r.rrule as string,
     nextRunAt: r.next_run_at as string, createdAt: r.created_at as string, updatedAt: r.updated_at as string,

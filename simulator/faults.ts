@@ -13,8 +13,11 @@ export const FaultSpec = z.strictObject({
   /** `error`: answer with `status`; `delay`: wait `delayMs` then answer normally; `reset`: drop the connection (TCP RST). */
   kind: z.enum(["error", "delay", "reset"]),
   status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
-  /** `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). A 429 without one gets "1". */
-  retryAfter: z.string().regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII (it is sent as a header)" }).optional(),
+  /**
+   * `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). A 429 without one
+   * gets "1", as the spec promises; `null` sends no header at all, to try a client against a server that breaks it.
+   */
+  retryAfter: z.string().regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII (it is sent as a header)" }).nullable().optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
   /** How many matching requests this fault applies to. */
   times: z.number().int().min(1).max(1_000_000).default(1),

@@ -1,6 +1,6 @@
 /** Programmatic entry point: `const sim = await startSimulator({ port: 0 })`. */
 import type { AddressInfo } from "node:net";
-import type { Site } from "../provider/client/schemas";
+import type { SiteRecord } from "./database";
 import type { FaultSpec, Fault } from "./faults";
 import type { RateLimitSpec } from "./rate-limit";
 import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type Seed } from "./seed";
@@ -44,7 +44,7 @@ export interface Simulator {
   requests(operation?: string): LoggedRequest[];
   clearRequests(): void;
   /** Adds a site as if created elsewhere (sites cannot be created through the API); checked like the HTTP route. */
-  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default?: boolean }): Site;
+  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default?: boolean }): SiteRecord;
   /** How many products and tasks exist (the API has no call that lists them). */
   counts(): { products: number; tasks: number };
   reset(): void;

@@ -11,6 +11,7 @@ import { HANDLERS } from "./api";
 import { registerControlRoutes } from "./control";
 import { HttpError, codeForStatus } from "./errors";
 import type { Fault } from "./faults";
+import { BODY_LIMIT, NotUtf8Body, readBody, tooLarge } from "./request-body";
 import type { SimulatorState } from "./state";
 
 export interface LoggedRequest {
@@ -47,15 +48,19 @@ declare module "fastify" {
 
 /** Bodies kept in the request log are cut here, so the log cannot grow without bound. */
 export const LOGGED_BODY_LIMIT = 16 * 1024;
-const BODY_LIMIT = 1024 * 1024;
 
 export function buildServer(state: SimulatorState): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
-    // Long path ids reach the handler, which answers 400 "must be a UUID" like any other bad id.
+    // Long path ids reach the handler, which answers 400 "must be a UUID" like any other bad id;
+    // longer ones and undecodable ones are answered the same way by `frameworkErrors`.
     routerOptions: { maxParamLength: 8192 },
+    frameworkErrors: (_err, request, reply) => {
+      reply.header("x-request-id", request.id);
+      return sendError(request, reply, new HttpError("invalid_request", pathProblem(request.method, request.url)));
+    },
     // A body or headers that never finish must not hold a connection for minutes.
     requestTimeout: state.requestTimeoutMs,
     connectionTimeout: state.requestTimeoutMs,
@@ -73,12 +78,12 @@ export function buildServer(state: SimulatorState): FastifyInstance {
 
   // Bodies are kept as text and parsed after auth and version checks, so those answer first.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser("*", (request, payload, done) => readBody(payload, Number(request.headers["content-length"] ?? 0), done));
 
   app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
     if (err instanceof HttpError) return sendError(request, reply, err);
     const status = err.statusCode ?? 500;
-    if (status === 413) return sendError(request, reply, new HttpError("invalid_request", `body exceeds ${BODY_LIMIT} bytes (1 MiB)`));
+    if (status === 413) return sendError(request, reply, tooLarge());
     if (status >= 400 && status < 500) return sendError(request, reply, new HttpError("invalid_request", err.message));
     return sendError(request, reply, new HttpError("internal_error", "internal error"));
   });
@@ -147,11 +152,16 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
   }
 
   const raw = request.body;
-  if (typeof raw === "string" && raw.length > 0) {
+  if ((typeof raw === "string" && raw.length > 0) || raw instanceof NotUtf8Body) {
     const type = request.headers["content-type"] ?? "";
     if (!/^application\/json\s*(;.*)?$/i.test(type)) {
       throw new HttpError("invalid_request", "Content-Type must be application/json (optionally with a charset)");
     }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(type)?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      throw new HttpError("invalid_request", "Content-Type charset must be utf-8: a JSON body is UTF-8 (RFC 8259)");
+    }
+    if (raw instanceof NotUtf8Body) throw new HttpError("invalid_request", "body is not valid UTF-8: a JSON body must be UTF-8 (RFC 8259)");
     try {
       request.body = JSON.parse(raw);
     } catch {
@@ -191,12 +201,13 @@ async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: F
   }
   const status = fault.status!;
   const code = codeForStatus(status);
-  const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
+  const headers: Record<string, string> = fault.retryAfter === undefined || fault.retryAfter === null ? {} : { "retry-after": fault.retryAfter };
   return sendError(request, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
 }
 
 /** The body as the log keeps it: small, and always serializable again. */
-function loggedBody(raw: unknown): { body: unknown; bodyTruncated?: boolean } {
+function loggedBody(body: unknown): { body: unknown; bodyTruncated?: boolean } {
+  const raw = body instanceof NotUtf8Body ? body.text : body;
   if (typeof raw !== "string" || raw.length === 0) return { body: null };
   if (raw.length > LOGGED_BODY_LIMIT) return { body: raw.slice(0, LOGGED_BODY_LIMIT), bodyTruncated: true };
   try {
@@ -232,6 +243,18 @@ function sendError(request: FastifyRequest, reply: FastifyReply, err: HttpError,
 
 function replyState(reply: FastifyReply): SimulatorState {
   return (reply.server as unknown as { simState: SimulatorState }).simState;
+}
+
+/** Why the router could not take a path: the id of the operation it is meant for, named as its handler names it. */
+function pathProblem(method: string, url: string): string {
+  const path = url.split("?")[0]!;
+  for (const spec of Object.values(OPERATIONS)) {
+    const param = /\{(\w+)\}/.exec(spec.path)?.[1];
+    if (param === undefined || spec.method !== method) continue;
+    const prefix = spec.path.slice(0, spec.path.indexOf("{"));
+    if (path.startsWith(prefix) && !path.slice(prefix.length).includes("/")) return `${param} must be a UUID (8-4-4-4-12 hex digits)`;
+  }
+  return "the request path is malformed (bad percent-encoding, or a segment over 8192 characters)";
 }
 
 function answerClientError(state: SimulatorState, err: Error & { code?: string }, socket: Socket): void {

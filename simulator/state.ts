@@ -1,9 +1,8 @@
-import type { Database } from "./database";
+import type { Database, SiteRecord } from "./database";
 import { FaultQueue } from "./faults";
 import { RateLimiter } from "./rate-limit";
 import { HttpError } from "./errors";
 import { NewSite } from "./seed";
-import type { Site } from "../provider/client/schemas";
 import type { Seed } from "./seed";
 import type { LoggedRequest } from "./server";
 
@@ -33,7 +32,7 @@ export class SimulatorState {
   }
 
   /** Adds a site as if made elsewhere: checked like the seed (project exists, name 1–255 characters, unique id). */
-  addSite(input: NewSite): Site {
+  addSite(input: NewSite): SiteRecord {
     const parsed = NewSite.safeParse(input);
     if (!parsed.success) throw new HttpError("invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; "));
     const site = parsed.data;

@@ -47,7 +47,7 @@ describe("each operation against the simulator", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const [site] = await client.listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 }).firstPage().then((p) => p.items);
-    const renamed = await client.updateSite(site!.id, { name: "Docs (primary)" });
+    const renamed = await client.updateSite(site!.id!, { name: "Docs (primary)" });
     expect(renamed).toEqual({ ...site, name: "Docs (primary)" });
     const req = sim.requests("sites.update")[0]!;
     expect(req).toMatchObject({ method: "PATCH", path: `/v1/sites/${site!.id}`, body: { name: "Docs (primary)" } });

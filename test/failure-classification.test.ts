@@ -111,8 +111,8 @@ describe("mayHaveSucceeded is true for every ambiguous outcome", () => {
   });
 });
 
-describe("429 is bounded by total waiting time, not by count", () => {
-  it("a storm of 120 429s over 30 concurrent updates: all 30 land, at default maxRetries", async () => {
+describe("429 retries are counted per call, not per client", () => {
+  it("a storm of 120 429s over 30 concurrent updates: all 30 land, at default maxRetries and maxRateLimitRetries", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const product = await client.createProduct({ title: "x", projectId: P });

@@ -40,14 +40,14 @@ export async function raw(
   sim: Simulator,
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
   path: string,
-  opts: { version?: string | null; token?: string | null; body?: unknown; rawBody?: string; contentType?: string } = {},
+  opts: { version?: string | null; token?: string | null; body?: unknown; rawBody?: string | Buffer; contentType?: string } = {},
 ): Promise<RawResponse> {
   const headers: Record<string, string> = {};
   const token = opts.token === undefined ? sim.token : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const version = opts.version === undefined ? defaultVersion(method, path) : opts.version;
   if (version !== null) headers["service-api-version"] = version;
-  let body: string | undefined = opts.rawBody;
+  let body: string | Buffer | undefined = opts.rawBody;
   if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers["content-type"] = opts.contentType ?? "application/json";
   const res = await request(`${sim.url}${path}`, { method, headers, body });

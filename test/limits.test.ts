@@ -110,11 +110,11 @@ describe("limits at their boundaries, in the client before sending", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const site = (await client.listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 }).firstPage()).items[0]!;
-    expect((await client.updateSite(site.id, { name: s(255) })).name).toHaveLength(255);
-    expect((await client.updateSite(site.id, { name: "x" })).name).toBe("x");
-    await refusedBeforeSending(sim, client.updateSite(site.id, { name: s(256) }),
+    expect((await client.updateSite(site.id!, { name: s(255) })).name).toHaveLength(255);
+    expect((await client.updateSite(site.id!, { name: "x" })).name).toBe("x");
+    await refusedBeforeSending(sim, client.updateSite(site.id!, { name: s(256) }),
       "sites.update: invalid request, nothing was sent: name must be 1 to 255 characters long (got 256)");
-    await refusedBeforeSending(sim, client.updateSite(site.id, { name: "" }),
+    await refusedBeforeSending(sim, client.updateSite(site.id!, { name: "" }),
       "sites.update: invalid request, nothing was sent: name must be 1 to 255 characters long (got 0)");
   });
 

@@ -9,7 +9,7 @@ describe("cursor pagination", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const ids: string[] = [];
-    for await (const site of client.listSites({ projectId: DEFAULT_IDS.acmeWeb })) ids.push(site.id);
+    for await (const site of client.listSites({ projectId: DEFAULT_IDS.acmeWeb })) ids.push(site.id!);
     expect(ids).toHaveLength(250);
     expect(new Set(ids).size).toBe(250);
     const requests = sim.requests("sites.list");
@@ -55,12 +55,12 @@ describe("cursor pagination", () => {
     const seen: string[] = [];
     let pages = 0;
     for await (const page of client.listSites({ projectId: DEFAULT_IDS.acmeWeb, limit: 50 }).pages()) {
-      seen.push(...page.items.map((s) => s.id));
+      seen.push(...page.items.map((s) => s.id!));
       pages += 1;
       if (pages === 2) {
         // Rename records on pages already read and pages still to come, and add one.
-        await client.updateSite(before[0]!.id, { name: "zzz renamed first" });
-        await client.updateSite(before[200]!.id, { name: "aaa renamed later" });
+        await client.updateSite(before[0]!.id!, { name: "zzz renamed first" });
+        await client.updateSite(before[200]!.id!, { name: "aaa renamed later" });
         sim.addSite({ projectId: DEFAULT_IDS.acmeWeb, name: "Added during listing", subdomain: "added" });
       }
     }
@@ -116,6 +116,6 @@ describe("loop guard (MockAgent: a faulty server the simulator does not imitate)
     const { client } = serverReplying([{ object: "list", data: [project(1)], has_more: true, next_cursor: null }]);
     const err = await client.listProjects().toArray().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PaginationError);
-    expect((err as Error).message).toBe("projects.list: pagination stopped: the response says has_more but next_cursor is empty");
+    expect((err as Error).message).toBe("projects.list: pagination stopped: the server sent an unfollowable page: has_more is true but next_cursor is null");
   });
 });

@@ -281,6 +281,32 @@ describe("data sources", () => {
   });
 });
 
+describe("messages name a setting as the stack config key the user sets", () => {
+  it("429 give-ups say serviceapi:maxRetryAfterMs and serviceapi:maxRateLimitRetries; nothing is created", async () => {
+    await configure(sim, {
+      "serviceapi:maxRetryAfterMs": "5000", "serviceapi:maxRateLimitRetries": "1", "serviceapi:minRateLimitDelayMs": "10",
+    });
+    const inputs = { projectId: project, title: "Pro plan", __provider: STUB };
+    sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "120" });
+    const tooLong = await product.create(inputs).catch((e: unknown) => e);
+    expect((tooLong as Error).message).toMatch(/ The server asked to wait 120000 ms, more than serviceapi:maxRetryAfterMs \(5000 ms\); not retried\.$/);
+    sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "0", times: 2 });
+    const tooMany = await product.create(inputs).catch((e: unknown) => e);
+    expect((tooMany as Error).message).toMatch(/ Answered 429 on 2 attempts; serviceapi:maxRateLimitRetries \(1\) allows no further retry\.$/);
+    expect(sim.requests("products.create")).toHaveLength(3);
+    expect(sim.counts().products).toBe(0);
+  });
+
+  it("a base URL the client refuses is named by where it was set: the config key or the environment variable", async () => {
+    const { readSettings } = await import("../provider/settings");
+    const { ServiceApiClient } = await import("../provider");
+    const fromConfig = readSettings((k) => ({ token: "sim_test_token", baseUrl: "http://api.example.com" })[k as "token"], {});
+    expect(() => new ServiceApiClient(fromConfig.client)).toThrow(/^serviceapi:baseUrl must use https:\/\//);
+    const fromEnv = readSettings(() => undefined, { SERVICEAPI_TOKEN: "sim_test_token", SERVICEAPI_BASE_URL: "http://api.example.com" });
+    expect(() => new ServiceApiClient(fromEnv.client)).toThrow(/^SERVICEAPI_BASE_URL must use https:\/\//);
+  });
+});
+
 describe("settings", () => {
   it("a numeric config value that is not an integer in range names the key, the range and the value", async () => {
     const { readSettings } = await import("../provider/settings");

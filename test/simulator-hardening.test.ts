@@ -22,6 +22,30 @@ function rawSocket(url: string, bytes: string, waitMs = 3000): Promise<{ text: s
 }
 const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
 
+/**
+ * A client that writes the whole request before it reads anything (as many HTTP clients do): the
+ * socket is paused until the last byte is written. Returns what it could read, or the write error.
+ */
+function writeThenRead(url: string, head: string, body: Buffer): Promise<{ text: string; writeError: string | undefined }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let text = "";
+    let writeError: string | undefined;
+    const socket = connect(Number(port), hostname, () => {
+      socket.pause();
+      socket.write(head);
+      socket.write(body, (err) => {
+        writeError = (err as NodeJS.ErrnoException | null | undefined)?.code;
+        socket.resume();
+      });
+    });
+    socket.on("data", (d) => (text += d.toString()));
+    socket.on("error", (err: NodeJS.ErrnoException) => (writeError ??= err.code));
+    socket.on("close", () => resolve({ text, writeError }));
+    setTimeout(() => socket.destroy(), 10_000);
+  });
+}
+
 describe("simulator hardening", () => {
   it("a 429 fault always carries Retry-After (default 1 s)", async () => {
     const sim = await simulator();
@@ -104,6 +128,47 @@ describe("simulator hardening", () => {
     const sim = await simulator({ publicUrl: "https://sim.example.test/" });
     const res = await rawSocket(sim.url, 'GET /v1/projects HTTP/1.1\r\nHost: evil.example"><script>\r\nConnection: close\r\n\r\n');
     expect(bodyOf(res.text).error.doc_url).toBe("https://sim.example.test/_simulator/errors/unauthorized");
+  });
+
+  it("a path id too long for the router (over 8,192 characters) or not decodable gets the 400 envelope, not a raw 414", async () => {
+    const sim = await simulator();
+    const long = await raw(sim, "PATCH", `/api/v1/public/products/${"a".repeat(9000)}`, { body: {} });
+    expect(long).toMatchObject({ status: 400, body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim) });
+    expect(long.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    const site = await raw(sim, "PATCH", `/v1/sites/${"b".repeat(9000)}`, { body: { name: "x" } });
+    expect(site).toMatchObject({ status: 400, body: envelope("invalid_request", "siteId must be a UUID (8-4-4-4-12 hex digits)", sim) });
+    const badEscape = await raw(sim, "PATCH", "/api/v1/public/products/%zz", { body: {} });
+    expect(badEscape).toMatchObject({ status: 400, body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim) });
+  });
+
+  it("a body that is not UTF-8, or declares another charset, is refused naming the problem; nothing is stored", async () => {
+    const sim = await simulator();
+    const head = Buffer.from('{"title":"caf');
+    const tail = Buffer.from(`","projectId":"${P}"}`);
+    const invalid = await raw(sim, "POST", "/api/v1/public/products", { rawBody: Buffer.concat([head, Buffer.from([0xff, 0xfe]), tail]) });
+    expect(invalid).toMatchObject({ status: 400, body: envelope("invalid_request", "body is not valid UTF-8: a JSON body must be UTF-8 (RFC 8259)", sim) });
+    const latin1 = await raw(sim, "POST", "/api/v1/public/products", {
+      rawBody: Buffer.concat([head, Buffer.from([0xe9]), tail]), contentType: "application/json; charset=iso-8859-1",
+    });
+    expect(latin1).toMatchObject({ status: 400, body: envelope("invalid_request", "Content-Type charset must be utf-8: a JSON body is UTF-8 (RFC 8259)", sim) });
+    const quoted = await raw(sim, "POST", "/api/v1/public/products", {
+      rawBody: JSON.stringify({ title: "café", projectId: P }), contentType: 'application/json; charset="UTF-8"',
+    });
+    expect(quoted.status).toBe(201);
+    expect(quoted.body.title).toBe("café");
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("a body of 4 MiB gets its 400 even from a client that writes the whole body before reading", async () => {
+    const sim = await simulator();
+    const size = 4 * 1024 * 1024;
+    const head = `POST /api/v1/public/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.token}\r\n` +
+      `Service-Api-Version: 2026-06-27\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`;
+    const { text, writeError } = await writeThenRead(sim.url, head, Buffer.alloc(size, 0x20));
+    expect(writeError).toBeUndefined();
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(text)).toEqual(envelope("invalid_request", "body exceeds 1048576 bytes (1 MiB)", sim));
+    expect(sim.counts().products).toBe(0);
   });
 
   it("Content-Type must be application/json, optionally with a charset", async () => {

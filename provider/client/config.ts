@@ -12,9 +12,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Per-attempt timeout for this call, in ms (1 to 3,600,000). */
   timeoutMs?: number;
-  /** Retries after the first attempt for this call (0 to 10); 429 waits are bounded by `rateLimitBudgetMs` instead. */
+  /** Retries after the first attempt for this call (0 to 10); 429s are bounded by `maxRateLimitRetries` and `rateLimitBudgetMs` instead. */
   maxRetries?: number;
 }
+
+/** Client options that messages name, e.g. "more than maxRetryAfterMs (60000 ms)". */
+export type OptionName = keyof typeof NUMERIC_OPTIONS | "baseUrl" | "publicBaseUrl";
 
 export interface ClientOptions {
   /** API token. Defaults to `SERVICEAPI_TOKEN`. */
@@ -35,6 +38,10 @@ export interface ClientOptions {
   maxRetryAfterMs?: number;
   /** Total time one call may spend waiting on 429 responses, in ms. Default 300,000 (5 min); 0 to 3,600,000. */
   rateLimitBudgetMs?: number;
+  /** Retries of one call after 429 responses; the next 429 fails it with `RateLimitError`. Default 20; 0 to 1,000. */
+  maxRateLimitRetries?: number;
+  /** Shortest wait after a 429, in ms, whatever `Retry-After` says (`0`) or backoff gives. Default 250; 10 to 60,000. */
+  minRateLimitDelayMs?: number;
   /** Largest response body read, in bytes. Default 10 MiB; 1,024 to 1 GiB. */
   maxResponseBytes?: number;
   /** undici dispatcher to use instead of the client's own keep-alive Agent (tests, proxies). */
@@ -43,6 +50,11 @@ export interface ClientOptions {
   logger?: (event: LogEvent) => void;
   /** Sent as `User-Agent`. */
   userAgent?: string;
+  /**
+   * How messages name an option, for callers that expose the options under other names: the Pulumi
+   * provider passes `{ maxRetryAfterMs: "serviceapi:maxRetryAfterMs", … }`. Unlisted options keep their own names.
+   */
+  optionLabels?: Partial<Record<OptionName, string>>;
 }
 
 export interface RetryPolicy {
@@ -51,6 +63,8 @@ export interface RetryPolicy {
   maxDelayMs: number;
   maxRetryAfterMs: number;
   rateLimitBudgetMs: number;
+  maxRateLimitRetries: number;
+  minRateLimitDelayMs: number;
 }
 
 export interface ResolvedConfig {
@@ -60,6 +74,8 @@ export interface ResolvedConfig {
   timeoutMs: number;
   maxResponseBytes: number;
   retry: RetryPolicy;
+  /** The name messages use for an option (`optionLabels`, else the option's own name). */
+  label: (name: OptionName) => string;
 }
 
 /** Every numeric option: default and inclusive range. All stay below 2^31 ms, the limit of Node timers. */
@@ -70,6 +86,9 @@ export const NUMERIC_OPTIONS = {
   maxRetryDelayMs: { default: 8_000, min: 0, max: 600_000 },
   maxRetryAfterMs: { default: 60_000, min: 0, max: 3_600_000 },
   rateLimitBudgetMs: { default: 300_000, min: 0, max: 3_600_000 },
+  maxRateLimitRetries: { default: 20, min: 0, max: 1_000 },
+  // Above 0, so a server answering 429 with `Retry-After: 0` cannot make the client spin.
+  minRateLimitDelayMs: { default: 250, min: 10, max: 60_000 },
   maxResponseBytes: { default: 10 * 1024 * 1024, min: 1024, max: 1024 * 1024 * 1024 },
 } as const;
 type NumericOption = keyof typeof NUMERIC_OPTIONS;
@@ -78,6 +97,8 @@ type NumericOption = keyof typeof NUMERIC_OPTIONS;
 export const MIN_TOKEN_LENGTH = 8;
 
 export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const labels = { ...options.optionLabels };
+  const label = (name: OptionName) => labels[name] ?? name;
   const token = options.token ?? env.SERVICEAPI_TOKEN;
   if (!token) throw new ConfigError("token is required: pass `token` or set SERVICEAPI_TOKEN");
   checkToken(token);
@@ -86,10 +107,10 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
   }
   const baseUrlText = options.baseUrl ?? env.SERVICEAPI_BASE_URL;
   if (!baseUrlText) throw new ConfigError("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
-  const baseUrl = checkBaseUrl("baseUrl", baseUrlText);
+  const baseUrl = checkBaseUrl(label("baseUrl"), baseUrlText);
   const publicText = options.publicBaseUrl ?? env.SERVICEAPI_PUBLIC_BASE_URL;
-  const publicBaseUrl = publicText ? checkBaseUrl("publicBaseUrl", publicText) : baseUrl;
-  const n = (name: NumericOption) => checkNumber(name, options[name]);
+  const publicBaseUrl = publicText ? checkBaseUrl(label("publicBaseUrl"), publicText) : baseUrl;
+  const n = (name: NumericOption) => checkNumber(name, options[name], label(name));
   return {
     token,
     baseUrl,
@@ -102,16 +123,19 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
       maxDelayMs: n("maxRetryDelayMs"),
       maxRetryAfterMs: n("maxRetryAfterMs"),
       rateLimitBudgetMs: n("rateLimitBudgetMs"),
+      maxRateLimitRetries: n("maxRateLimitRetries"),
+      minRateLimitDelayMs: n("minRateLimitDelayMs"),
     },
+    label,
   };
 }
 
 /** Checks one numeric option against its documented range; `undefined` gives the default. */
-export function checkNumber(name: NumericOption, value: number | undefined): number {
+export function checkNumber(name: NumericOption, value: number | undefined, label: string = name): number {
   const spec = NUMERIC_OPTIONS[name];
   if (value === undefined) return spec.default;
   if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
-    throw new ConfigError(`${name} must be an integer from ${spec.min} to ${spec.max} (got ${value})`);
+    throw new ConfigError(`${label} must be an integer from ${spec.min} to ${spec.max} (got ${value})`);
   }
   return value;
 }

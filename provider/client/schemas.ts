@@ -106,7 +106,11 @@ export const LIMITS = {
 
 // ---- Records (responses: unknown extra fields are dropped; see the rule above) ----
 
-/** Project and Product mark every field required; Site and Task mark none, so only `object` and `id` are. */
+/**
+ * Project and Product mark every field required; Site and Task mark none, so every field of theirs
+ * may be absent, `id` and `object` included. Code that needs a site's or a task's id asks for it
+ * (`provider/service-omitted.ts`) and says the service omitted it.
+ */
 export const Project = z.object({
   object: z.literal("project"),
   id: uuid,
@@ -115,16 +119,16 @@ export const Project = z.object({
 });
 
 export const Site = z.object({
-  object: z.literal("site"),
-  id: uuid,
+  object: z.literal("site").optional(),
+  id: uuid.optional(),
   name: z.string().optional(),
   subdomain: z.string().optional(),
   is_default: z.boolean().optional(),
 });
 
 export const Task = z.object({
-  object: z.literal("task"),
-  id: uuid,
+  object: z.literal("task").optional(),
+  id: uuid.optional(),
   title: z.string().optional(),
   emoji: z.string().optional(),
   rrule: z.string().optional(),

@@ -7,6 +7,7 @@
  * project cost one listing (⌈sites/100⌉ requests) at refresh, not N.
  */
 import type { Site } from "../client";
+import { requireId } from "../omitted-id";
 import { UpdateSiteBody, uuid } from "../client/schemas";
 import { Failures, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
 import {
@@ -42,20 +43,23 @@ const OUTPUT_ONLY = ["subdomain", "isDefault", "originalName"] as const;
 export const SITE_OUTPUTS = [...INPUT_KEYS, ...OUTPUT_ONLY] as const;
 
 /** projectId → the project's sites by id. A failed listing is dropped so the next call tries again. */
-const listings = new Map<string, Promise<Map<string, Site>>>();
+const listings = new Map<string, Promise<Map<string, Site & { id: string }>>>();
 
-async function findSite(projectId: string, siteId: string): Promise<{ site: Site | undefined; count: number }> {
+async function findSite(projectId: string, siteId: string): Promise<{ site: (Site & { id: string }) | undefined; count: number }> {
   let listing = listings.get(projectId);
   if (!listing) {
     listing = (async () => {
-      const byId = new Map<string, Site>();
-      for await (const site of apiClient().listSites({ projectId })) byId.set(site.id.toLowerCase(), site);
+      const byId = new Map<string, Site & { id: string }>();
+      for await (const listed of apiClient().listSites({ projectId })) {
+        const site = requireId(listed, "sites.list", "site", "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
+        byId.set(site.id.toLowerCase(), site);
+      }
       return byId;
     })();
     listings.set(projectId, listing);
     listing.catch(() => listings.delete(projectId));
   }
-  let byId: Map<string, Site>;
+  let byId: Map<string, Site & { id: string }>;
   try {
     byId = await listing;
   } catch (error) {
@@ -64,10 +68,14 @@ async function findSite(projectId: string, siteId: string): Promise<{ site: Site
   return { site: byId.get(siteId.toLowerCase()), count: byId.size };
 }
 
-/** Puts a site as our own rename returned it into the shared listing, so later lookups see the new name. */
+/**
+ * Puts a site as our own rename returned it into the shared listing, so later lookups see the new
+ * name; an answer without an id drops the listing, to be listed again.
+ */
 async function updateCachedListing(projectId: string, site: Site): Promise<void> {
   const listing = listings.get(projectId);
-  if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), site);
+  if (site.id === undefined) listings.delete(projectId);
+  else if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), { ...site, id: site.id });
 }
 
 async function rename(projectId: string, siteId: string, name: string): Promise<Site> {

@@ -7,6 +7,7 @@
 import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../client/schemas";
 import { nextRun, validateRecurrence } from "../client/rrule";
+import { requireId } from "../omitted-id";
 import { Failures, checkField, checkKnownKeys, checkRequired } from "./checks";
 import { NAME_KEY, UNKNOWN, apiClient, cleanInputs, currentSettings, label, logCreated, warn, type Named } from "./common";
 import { userFacing, withAuthHint, withHint } from "./errors";
@@ -94,8 +95,10 @@ export async function create(inputs: TaskInputs & Named) {
     throw withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
       "declares before running `pulumi up` again, which would create another one.");
   }
-  logCreated("Task", task.id, desired);
-  return { id: task.id, outs: outputs(task, desired) };
+  const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
+    "but it was created: check the service before running `pulumi up` again, which would create another one.");
+  logCreated("Task", id, desired);
+  return { id, outs: outputs(task, desired) };
 }
 
 /** Never reached through `diff` (every change replaces); kept so a forced update cannot erase the outputs. */

@@ -4,7 +4,7 @@
  * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
@@ -112,6 +112,24 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     expect(failed.text).toContain('find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \\"<name>\\" <id>`), ' +
       "or in the service's UI (the API cannot list products) — and set `adoptId: \\\"<id>\\\"` on this Product");
     expect(sim.requests("products.create")).toHaveLength(1);
+  });
+
+  it("a server that always answers 429: up fails with one message after 1 + maxRateLimitRetries requests, nothing created", async () => {
+    const engine = await newStack();
+    await engine.setSpec({ products: { limited: { projectId: project, title: "Always limited" } } });
+    const before = sim.counts().products;
+    sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "0", times: 1000 });
+    const failed = await expectFailure(engine.up());
+    const retries = NUMERIC_OPTIONS.maxRateLimitRetries.default;
+    const gaveUp = `Answered 429 on ${retries + 1} attempts; serviceapi:maxRateLimitRetries (${retries}) allows no further retry.`;
+    const errors = failed.diagnostics.filter((d) => d.severity === "error");
+    expect(errors.filter((d) => d.message.includes(gaveUp))).toHaveLength(1);
+    expect(errors.find((d) => d.message.includes(gaveUp))!.message).toMatch(/products\.create failed: 429 rate_limited: simulated 429 \(fault \d+\)/);
+    expect(sim.requests("products.create")).toHaveLength(retries + 1);
+    expect(sim.requests().every((r) => r.status === 429)).toBe(true);
+    expect(sim.counts().products).toBe(before);
+    expect(await engine.resources("Product")).toEqual([]);
+    expect(failed.text).not.toContain(sim.token);
   });
 
   it("a 429 storm during up: every resource lands exactly once", async () => {

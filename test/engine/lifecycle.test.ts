@@ -210,7 +210,7 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
     expect(messages).toContain(`Product "pro" (id ${ids.pro}): sent PATCH {status: "archived"}; it is archived on the service`);
     expect(messages).toContain(`Site "shop" (id ${siteIds[2]}): nothing sent; the service already shows its original name.`);
     expect((await client.updateProduct(ids.pro!, {})).status).toBe("archived");
-    const names = (await client.listSites({ projectId: project }).toArray()).filter((s) => siteIds.includes(s.id)).map((s) => s.name);
+    const names = (await client.listSites({ projectId: project }).toArray()).filter((s) => siteIds.includes(s.id!)).map((s) => s.name);
     expect(names).toEqual(originalNames);
   });
 

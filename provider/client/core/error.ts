@@ -107,10 +107,12 @@ function errorClassFor(status: number): typeof ApiError {
 /** Texts that explain why the client stopped retrying. */
 export const GIVE_UP = {
   attempts: (n: number) => `Gave up after ${n} attempts.`,
-  retryAfterTooLong: (waitMs: number, maxMs: number) =>
-    `The server asked to wait ${waitMs} ms, more than maxRetryAfterMs (${maxMs} ms); not retried.`,
-  rateLimitBudget: (waitedMs: number, nextMs: number, budgetMs: number) =>
-    `Waited ${waitedMs} ms on 429 responses; another ${nextMs} ms would pass rateLimitBudgetMs (${budgetMs} ms).`,
+  retryAfterTooLong: (waitMs: number, maxMs: number, setting = "maxRetryAfterMs") =>
+    `The server asked to wait ${waitMs} ms, more than ${setting} (${maxMs} ms); not retried.`,
+  rateLimitBudget: (waitedMs: number, nextMs: number, budgetMs: number, setting = "rateLimitBudgetMs") =>
+    `Waited ${waitedMs} ms on 429 responses; another ${nextMs} ms would pass ${setting} (${budgetMs} ms).`,
+  rateLimitRetries: (answered: number, max: number, setting = "maxRateLimitRetries") =>
+    `Answered 429 on ${answered} attempt${answered === 1 ? "" : "s"}; ${setting} (${max}) allows no further retry.`,
 } as const;
 
 /** The request never got a complete response: connection refused or reset, socket closed, or a timeout. */
@@ -139,9 +141,11 @@ export class AbortError extends ServiceApiError {
 
 /** The response body was larger than `maxResponseBytes`; it was not read further. */
 export class ResponseTooLargeError extends ServiceApiError {
-  constructor(operation: string, status: number, maxBytes: number, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod } = {}) {
+  constructor(
+    operation: string, status: number, maxBytes: number, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; setting?: string } = {},
+  ) {
     super("SERVICEAPI_RESPONSE_TOO_LARGE", withOutcome(
-      `${operation}: the ${status} response body is larger than maxResponseBytes (${maxBytes} bytes)`, opts), { operation, ...opts });
+      `${operation}: the ${status} response body is larger than ${opts.setting ?? "maxResponseBytes"} (${maxBytes} bytes)`, opts), { operation, ...opts });
   }
 }
 

@@ -5,17 +5,19 @@
  *
  * Retry decisions, in one table:
  *
- * | Outcome                                  | Retried                           | Wait                           | Counts against       |
- * |------------------------------------------|-----------------------------------|--------------------------------|----------------------|
- * | 429                                      | every method (not processed)      | Retry-After, else backoff      | `rateLimitBudgetMs`  |
- * | 503                                      | every method (not processed)      | Retry-After, else backoff      | `maxRetries`         |
- * | 500, 502, 504                            | GET, PATCH (same body, same end)  | backoff                        | `maxRetries`         |
- * | connection refused, DNS, connect timeout | every method (nothing was sent)   | backoff                        | `maxRetries`         |
- * | reset / socket closed / our timeout      | GET, PATCH                        | backoff                        | `maxRetries`         |
- * | any other error                          | never: a usage error or unknown   | —                              | —                    |
+ * | Outcome                                  | Retried                          | Wait                                                                             | Counts against                             |
+ * |------------------------------------------|----------------------------------|----------------------------------------------------------------------------------|--------------------------------------------|
+ * | 429                                      | every method (not processed)     | Retry-After, else backoff; never under `minRateLimitDelayMs`; shared, then paced | `maxRateLimitRetries`, `rateLimitBudgetMs` |
+ * | 503                                      | every method (not processed)     | Retry-After, else backoff                                                        | `maxRetries`                               |
+ * | 500, 502, 504                            | GET, PATCH (same body, same end) | backoff                                                                          | `maxRetries`                               |
+ * | connection refused, DNS, connect timeout | every method (nothing was sent)  | backoff                                                                          | `maxRetries`                               |
+ * | reset / socket closed / our timeout      | GET, PATCH                       | backoff                                                                          | `maxRetries`                               |
+ * | any other error                          | never: a usage error or unknown  | —                                                                                | —                                          |
  *
  * A Retry-After longer than `maxRetryAfterMs` fails the call at once, for 429 and 503 alike:
- * waiting less than the server asked would only be refused again. A create or update whose
+ * waiting less than the server asked would only be refused again. Any other 429 holds every call
+ * of the client until its wait is over; then the waiting calls go out one at a time at the rate
+ * that got through before it (`rate-limit-pacer.ts`), not all at once. A create or update whose
  * outcome is unknown (sent, then no answer or a 500/502/504) has `mayHaveSucceeded: true`.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -28,6 +30,7 @@ import {
   AbortError, ApiError, ClientUsageError, ConnectionError, GIVE_UP, ResponseTooLargeError, ResponseValidationError,
   TimeoutError, type ApiErrorInit,
 } from "./error";
+import { RateLimitPacer, type PaceTicket } from "./rate-limit-pacer";
 import { parseResponse } from "./validation";
 
 export interface CallInput {
@@ -68,7 +71,7 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #logger: ((event: LogEvent) => void) | undefined;
   readonly #userAgent: string;
-  readonly #rateLimit = new SharedRateLimitPause();
+  readonly #pacer = new RateLimitPacer();
   readonly #redactor: Redactor;
 
   constructor(config: ResolvedConfig, dispatcher: Dispatcher, logger: ((event: LogEvent) => void) | undefined, userAgent: string) {
@@ -103,12 +106,14 @@ export class Transport {
     // True once an attempt may have been processed: then a later failure cannot say "nothing happened".
     let maybeApplied = false;
     let retries = 0;
+    let rateLimited = 0;
     let rateLimitWaited = 0;
     const aborted = (cause?: unknown) => new AbortError(op, { mayHaveSucceeded: mutates && maybeApplied, method, cause });
 
     for (let attempt = 1; ; attempt++) {
+      let ticket: PaceTicket;
       try {
-        await this.#rateLimit.wait(signal);
+        ticket = await this.#pacer.acquire(signal);
       } catch (err) {
         throw aborted(err);
       }
@@ -147,7 +152,7 @@ export class Transport {
       if (outcome.kind === "too-large") {
         const ok = outcome.status >= 200 && outcome.status < 300;
         throw new ResponseTooLargeError(op, outcome.status, this.#config.maxResponseBytes,
-          { mayHaveSucceeded: mutates && (ok || maybeApplied || isAmbiguousStatus(outcome.status)), method });
+          { setting: this.#config.label("maxResponseBytes"), mayHaveSucceeded: mutates && (ok || maybeApplied || isAmbiguousStatus(outcome.status)), method });
       }
 
       const res = outcome.response;
@@ -157,6 +162,7 @@ export class Transport {
         type: "response", operation: op, status: res.status, attempt,
         durationMs: Math.round(performance.now() - started), ...(safeRequestId ? { requestId: safeRequestId } : {}),
       });
+      if (res.status !== 429) this.#pacer.passed(ticket);
 
       if (res.status >= 200 && res.status < 300) {
         let json: unknown;
@@ -172,17 +178,24 @@ export class Transport {
       const init = this.#errorInit(op, method, res, safeRequestId, retryAfterMs);
       if (res.status === 429 || res.status === 503) {
         // Not processed: the request may be repeated, but never earlier than the server asked.
+        const label = this.#config.label;
         if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) {
-          throw ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied }, GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs));
+          throw ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied },
+            GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs, label("maxRetryAfterMs")));
         }
         if (res.status === 429) {
-          const delay = retryAfterMs ?? backoffDelay(Math.min(attempt - 1, 10), retry);
+          rateLimited += 1;
+          const delay = Math.max(retry.minRateLimitDelayMs, retryAfterMs ?? backoffDelay(Math.min(attempt - 1, 10), retry));
+          // Shared: every call of this client holds off until the limit has passed, then goes at the learned pace.
+          this.#pacer.limited(ticket, delay, retryAfterMs);
+          const fail = (extra: string) => ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied }, extra);
+          if (rateLimited > retry.maxRateLimitRetries) {
+            throw fail(GIVE_UP.rateLimitRetries(rateLimited, retry.maxRateLimitRetries, label("maxRateLimitRetries")));
+          }
           if (rateLimitWaited + delay > retry.rateLimitBudgetMs) {
-            throw ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied }, GIVE_UP.rateLimitBudget(rateLimitWaited, delay, retry.rateLimitBudgetMs));
+            throw fail(GIVE_UP.rateLimitBudget(rateLimitWaited, delay, retry.rateLimitBudgetMs, label("rateLimitBudgetMs")));
           }
           rateLimitWaited += delay;
-          // Shared: every call of this client holds off until the limit has passed.
-          this.#rateLimit.pauseFor(delay);
           this.#log({ type: "retry", operation: op, attempt, delayMs: delay, reason: "429 rate limited" });
           continue;
         }
@@ -336,23 +349,6 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retry);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/**
- * One 429 pause shared by every call of a client: when the server says "too many requests", all
- * calls wait until the time it named instead of each spending a request to learn the same thing.
- */
-class SharedRateLimitPause {
-  #until = 0;
-
-  pauseFor(ms: number): void {
-    this.#until = Math.max(this.#until, Date.now() + ms);
-  }
-
-  async wait(signal: AbortSignal | undefined): Promise<void> {
-    // Loop because another call may extend the pause while this one sleeps.
-    for (let ms = this.#until - Date.now(); ms > 0; ms = this.#until - Date.now()) await sleep(ms, undefined, { signal });
-  }
 }
 
 /** The token in every form a server could echo it back in. Tokens are ≥ 8 visible ASCII characters. */

@@ -33,7 +33,7 @@ async function listSites(fn: string, args: GetSitesArgs): Promise<GetSitesResult
   const sites = await withProgramClient(fn, async (client) => {
     const all: SiteInfo[] = [];
     for await (const listed of client.listSites({ projectId: args.projectId })) {
-      const s = requireId(listed, "getSites: sites.list", "site", "getSites and getSite give each site's id, which a Site needs as siteId.");
+      const s = requireId(listed, "sites.list", "site", "getSites and getSite give each site's id, which a Site needs as siteId.");
       all.push({ id: s.id, name: s.name ?? null, subdomain: s.subdomain ?? null, isDefault: s.is_default ?? null });
     }
     return all;

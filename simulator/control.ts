@@ -66,6 +66,10 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
     return reply.status(204).send();
   });
 
+  // The API has no product or task listing; these show what exists (after an interrupted run, say).
+  app.get("/_simulator/products", async () => ({ data: state.store.allProducts() }));
+  app.get("/_simulator/tasks", async () => ({ data: state.store.allTasks() }));
+
   app.post("/_simulator/sites", async (request, reply) => {
     const parsed = parse(NewSite, request.body);
     if (!parsed.ok) return fail(reply, parsed.err);

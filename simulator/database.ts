@@ -11,6 +11,10 @@ import type { Product, Project, Site, Task } from "../provider/client/schemas";
 /** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
 export type SiteRecord = Required<Site>;
 export type TaskRecord = Required<Task>;
+/** A product as the simulator stores it: the API record plus the project it belongs to. */
+export type StoredProduct = Product & { projectId: string };
+/** A task as the simulator stores it: the API record plus what only the create request carried. */
+export type StoredTask = TaskRecord & { projectId: string; prompt: string; scheduledAt: string };
 import type { ProductStatus } from "../provider/client/schemas";
 import type { Seed } from "./seed";
 
@@ -190,6 +194,11 @@ export class Database {
     return (this.#db.prepare("SELECT COUNT(*) AS n FROM products").get() as { n: number }).n;
   }
 
+  /** Every product, oldest first, with its project: what the API cannot list. */
+  allProducts(): StoredProduct[] {
+    return this.#db.prepare("SELECT * FROM products ORDER BY rowid").all().map((row) => ({ ...toProduct(row), projectId: row.project_id as string }));
+  }
+
   // ---- tasks ----
 
   createTask(input: NewTask): TaskRecord {
@@ -208,6 +217,12 @@ export class Database {
 
   countTasks(): number {
     return (this.#db.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number }).n;
+  }
+
+  /** Every task, oldest first, with its project and prompt: what the API cannot list. */
+  allTasks(): StoredTask[] {
+    return this.#db.prepare("SELECT * FROM tasks ORDER BY rowid").all()
+      .map((row) => ({ ...toTask(row), projectId: row.project_id as string, prompt: row.prompt as string, scheduledAt: row.scheduled_at as string }));
   }
 }
 

@@ -6,7 +6,7 @@ import type { RateLimitSpec } from "./rate-limit";
 import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type Seed } from "./seed";
 import { buildServer, type LoggedRequest } from "./server";
 import { SimulatorState } from "./state";
-import { Database } from "./database";
+import { Database, type StoredProduct, type StoredTask } from "./database";
 
 export interface SimulatorOptions {
   /** 0 picks a free port. Default 8787. */
@@ -47,6 +47,10 @@ export interface Simulator {
   addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default?: boolean }): SiteRecord;
   /** How many products and tasks exist (the API has no call that lists them). */
   counts(): { products: number; tasks: number };
+  /** Every product, oldest first, with its project (also `GET /_simulator/products`). */
+  products(): StoredProduct[];
+  /** Every task, oldest first, with its project, prompt and scheduledAt (also `GET /_simulator/tasks`). */
+  tasks(): StoredTask[];
   reset(): void;
   /** Stops listening, then closes the store (every acknowledged write is on disk). */
   close(): Promise<void>;
@@ -89,6 +93,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     addSite: (site) => state.addSite(site),
     counts: () => ({ products: store.countProducts(), tasks: store.countTasks() }),
+    products: () => store.allProducts(),
+    tasks: () => store.allTasks(),
     reset: () => state.reset(),
     close: async () => {
       if (closed) return;
@@ -101,5 +107,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
 export type { LoggedRequest } from "./server";
+export type { StoredProduct, StoredTask } from "./database";
 export type { FaultSpec, Fault } from "./faults";
 export type { RateLimitSpec } from "./rate-limit";

@@ -32,8 +32,8 @@ export interface LoggedRequest {
   bodyTruncated?: boolean;
   /** Client port of the TCP connection, to see keep-alive reuse. */
   remotePort: number | undefined;
-  /** Response status, or `reset` when the connection was dropped. */
-  status: number | "reset" | null;
+  /** Response status; `reset` when a fault dropped the connection; `dropped` when the client left during a delay fault. */
+  status: number | "reset" | "dropped" | null;
 }
 
 declare module "fastify" {
@@ -190,8 +190,19 @@ function logRequest(state: SimulatorState, op: OperationName, request: FastifyRe
 /** Returns the reply when the fault answered the request, or undefined to carry on (after a delay). */
 async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
   if (fault.kind === "delay") {
-    await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    return undefined;
+    // A client that goes away during the delay (killed, timed out) never gets its request processed:
+    // what a delay models is a request not yet handled, so a test knows exactly what exists.
+    const socket = request.raw.socket;
+    const gone = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => { socket.off("close", onClose); resolve(false); }, fault.delayMs);
+      const onClose = () => { clearTimeout(timer); resolve(true); };
+      if (socket.destroyed) onClose();
+      else socket.once("close", onClose);
+    });
+    if (!gone) return undefined;
+    if (request.simEntry) request.simEntry.status = "dropped";
+    reply.hijack();
+    return reply;
   }
   if (fault.kind === "reset") {
     if (request.simEntry) request.simEntry.status = "reset";

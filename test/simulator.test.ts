@@ -166,3 +166,32 @@ describe("simulator: seed files", () => {
     );
   });
 });
+
+describe("simulator: what the API cannot list", () => {
+  it("GET /_simulator/products and /_simulator/tasks list every record with its project, oldest first", async () => {
+    const sim = await simulator();
+    const first = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "First", projectId: P } });
+    const second = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "Second", projectId: DEFAULT_IDS.acmeDocs, slug: "s" } });
+    const task = await raw(sim, "POST", "/v1/tasks", { body: { title: "T", prompt: "P", scheduledAt: "2030-01-01T00:00:00Z", projectId: P } });
+    const products = await request(`${sim.url}/_simulator/products`).then((r) => r.body.json()) as { data: unknown[] };
+    expect(products.data).toEqual([{ ...first.body, projectId: P }, { ...second.body, projectId: DEFAULT_IDS.acmeDocs }]);
+    const tasks = await request(`${sim.url}/_simulator/tasks`).then((r) => r.body.json()) as { data: unknown[] };
+    expect(tasks.data).toEqual([{ ...task.body, projectId: P, prompt: "P", scheduledAt: "2030-01-01T00:00:00Z" }]);
+    expect(sim.products()).toEqual(products.data);
+    expect(sim.tasks()).toEqual(tasks.data);
+  });
+
+  it("a request whose client leaves during a delay fault is never processed", async () => {
+    const sim = await simulator();
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 2_000 });
+    const gone = await request(`${sim.url}/api/v1/public/products`, {
+      method: "POST", signal: AbortSignal.timeout(200),
+      headers: { authorization: `Bearer ${sim.token}`, "service-api-version": "2026-06-27", "content-type": "application/json" },
+      body: JSON.stringify({ title: "Left early", projectId: P }),
+    }).catch((e: Error) => e);
+    expect(gone).toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(sim.products()).toEqual([]);
+    expect(sim.requests("products.create").map((r) => r.status)).toEqual(["dropped"]);
+  });
+});

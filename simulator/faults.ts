@@ -10,8 +10,13 @@ const operationNames = Object.keys(OPERATIONS) as [OperationName, ...OperationNa
 export const FaultSpec = z.strictObject({
   /** Operation to fail, e.g. `products.create`; omitted or `*` means any API operation. */
   operation: z.union([z.enum(operationNames), z.literal("*")]).default("*"),
-  /** `error`: answer with `status`; `delay`: wait `delayMs` then answer normally; `reset`: drop the connection (TCP RST). */
-  kind: z.enum(["error", "delay", "reset"]),
+  /**
+   * `error`: answer with `status`; `delay`: wait `delayMs`, then process and answer normally (even if
+   * the client has left, as a real server does); `hang`: hold the request unprocessed until the client
+   * leaves (or the connection times out), then drop it — a request stuck in a queue in front of the
+   * service; `reset`: drop the connection (TCP RST).
+   */
+  kind: z.enum(["error", "delay", "hang", "reset"]),
   status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
   /**
    * `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). A 429 without one
@@ -61,7 +66,7 @@ export class FaultQueue {
   }
 }
 
-/** A delay is applied before processing whatever `when` says. */
+/** A delay or a hang is applied before processing whatever `when` says. */
 function whenOf(fault: Fault): "before" | "after" {
-  return fault.kind === "delay" ? "before" : fault.when;
+  return fault.kind === "delay" || fault.kind === "hang" ? "before" : fault.when;
 }

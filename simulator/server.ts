@@ -32,7 +32,7 @@ export interface LoggedRequest {
   bodyTruncated?: boolean;
   /** Client port of the TCP connection, to see keep-alive reuse. */
   remotePort: number | undefined;
-  /** Response status; `reset` when a fault dropped the connection; `dropped` when the client left during a delay fault. */
+  /** Response status; `reset` when a fault dropped the connection; `dropped` for a request a `hang` fault held until its client left. */
   status: number | "reset" | "dropped" | null;
 }
 
@@ -190,16 +190,14 @@ function logRequest(state: SimulatorState, op: OperationName, request: FastifyRe
 /** Returns the reply when the fault answered the request, or undefined to carry on (after a delay). */
 async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
   if (fault.kind === "delay") {
-    // A client that goes away during the delay (killed, timed out) never gets its request processed:
-    // what a delay models is a request not yet handled, so a test knows exactly what exists.
+    await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    return undefined;
+  }
+  if (fault.kind === "hang") {
+    // Never processed: held until the client leaves (or the connection times out), so a test knows
+    // exactly which requests reached the service.
     const socket = request.raw.socket;
-    const gone = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => { socket.off("close", onClose); resolve(false); }, fault.delayMs);
-      const onClose = () => { clearTimeout(timer); resolve(true); };
-      if (socket.destroyed) onClose();
-      else socket.once("close", onClose);
-    });
-    if (!gone) return undefined;
+    if (!socket.destroyed) await new Promise((resolve) => socket.once("close", resolve));
     if (request.simEntry) request.simEntry.status = "dropped";
     reply.hijack();
     return reply;

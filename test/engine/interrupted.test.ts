@@ -75,9 +75,9 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     const prefix = "kill";
     await engine.setSpec(catalog(40, prefix));
     const stateBefore = engine.stateFileText();
-    // 15 creates go through; the rest hang until the client is gone (then the simulator drops them).
+    // 15 creates go through; the rest hang, unprocessed, until the client is gone.
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 15 });
-    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 600_000, times: 1000 });
+    sim.addFault({ operation: "products.create", kind: "hang", times: 1000 });
     const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
     await until("15 created lines", () => createdInOutput(run.output()).size === 15);
     await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));

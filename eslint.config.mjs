@@ -15,4 +15,11 @@ export default tseslint.config(
     files: ["simulator/cli.ts", "examples/**", "bench/**", "test/**", "scripts/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // Product code (the package, the simulator, the demo, the bench, the examples) never imports test code.
+    files: ["provider/**", "simulator/**", "scripts/**", "bench/**", "examples/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/test/**", "**/test"], message: "product code must not import test code" }] }],
+    },
+  },
 );

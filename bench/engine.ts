@@ -12,17 +12,9 @@
  */
 import { join } from "node:path";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
-import { EngineStack, REPO, wire, type ProgramSpec } from "../test/engine/harness";
+import { EngineStack, REPO, requestSummary, type ProgramSpec } from "../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
-
-function byOperation(sim: Simulator): string {
-  const counts = new Map<string, number>();
-  for (const c of wire(sim)) counts.set(c.operation ?? "?", (counts.get(c.operation ?? "?") ?? 0) + 1);
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const parts = [...counts.entries()].sort().map(([op, n]) => `${op} ${n}`);
-  return `${String(total).padStart(3)}  ${parts.join(", ") || "-"}`;
-}
 
 async function requestsPerOperation(sim: Simulator): Promise<void> {
   const sites = sim.seed.sites.filter((s) => s.projectId === project).slice(0, 10);
@@ -38,11 +30,11 @@ async function requestsPerOperation(sim: Simulator): Promise<void> {
     console.log("\n1. API requests per operation — 20 products (10 with a status), 10 sites of a 250-site project");
     console.log("   operation                 requests  by API operation");
     await engine.up();
-    console.log(`   pulumi up                 ${byOperation(sim)}`);
+    console.log(`   pulumi up                 ${requestSummary(sim)}`);
     await engine.preview();
-    console.log(`   pulumi preview            ${byOperation(sim)}`);
+    console.log(`   pulumi preview            ${requestSummary(sim)}`);
     await engine.preview({ refresh: true });
-    console.log(`   pulumi preview --refresh  ${byOperation(sim)}`);
+    console.log(`   pulumi preview --refresh  ${requestSummary(sim)}`);
     const bytes = new Map<string, number[]>();
     for (const type of ["Product", "Site"] as const) {
       for (const r of await engine.resources(type)) {
@@ -53,7 +45,7 @@ async function requestsPerOperation(sim: Simulator): Promise<void> {
     }
     const stateBytes = Buffer.byteLength(engine.stateFileText());
     await engine.destroy();
-    console.log(`   pulumi destroy            ${byOperation(sim)}`);
+    console.log(`   pulumi destroy            ${requestSummary(sim)}`);
     for (const [type, list] of bytes) {
       console.log(`   __provider: ${type} ${Math.max(...list)} bytes each (stored twice: inputs and outputs)`);
     }

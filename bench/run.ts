@@ -8,7 +8,7 @@
 import { request } from "undici";
 import { RRule } from "rrule";
 import { ServiceApiClient } from "../provider";
-import { nextOccurrence } from "../provider/client/rrule";
+import { nextOccurrence } from "../provider/contract/rrule";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
 
 const ROUNDS = 20;

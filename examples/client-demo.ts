@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: starts the simulator on a free loopback port and walks the typed client through
+ * `npm run demo:client`: starts the simulator on a free loopback port and walks the typed client through
  * every operation, a rate-limit retry and a validation error. Set SERVICEAPI_BASE_URL and
  * SERVICEAPI_TOKEN to run the same walk against a simulator you started yourself.
  */

@@ -17,7 +17,7 @@ export { Product, type ProductArgs } from "./product";
 export { Site, type SiteArgs } from "./site";
 export { Task, type TaskArgs } from "./task";
 export { productInputFailures, type ProductOnDelete } from "./lifecycle/product";
-export type { CheckFailure } from "./lifecycle/checks";
+export type { CheckFailure } from "@pulumi/pulumi/dynamic";
 export {
   getProjects, getProjectsOutput, getProject, getProjectOutput,
   type ProjectInfo, type GetProjectsArgs, type GetProjectsOutputArgs, type GetProjectsResult, type GetProjectArgs, type GetProjectOutputArgs,

@@ -2,7 +2,7 @@
  * The props a resource class hands to `pulumi.dynamic.Resource`, built in the program process.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NAME_KEY } from "./lifecycle/common";
+import { NAME_KEY } from "./lifecycle/stored-state";
 import { guardStrings } from "./unicode-guard";
 import { warnIfTokenNotSecret } from "./token-warning";
 
@@ -11,7 +11,7 @@ import { warnIfTokenNotSecret } from "./token-warning";
  *   for each; an output the program sets itself reaches `check`, which refuses it by name;
  * - string inputs pass the Unicode guard while the program's own strings are still visible;
  * - the `import` option is refused with what to do instead;
- * - the logical name travels as the hidden `__name`, so the provider can name the resource in its
+ * - the logical name travels as the hidden `__logicalName`, so the provider can name the resource in its
  *   messages without quoting a field value (any of which may be a secret).
  */
 export function resourceProps(
@@ -27,3 +27,6 @@ export function resourceProps(
   const listed = Object.fromEntries(outputs.map((key) => [key, undefined]));
   return { ...listed, ...guardStrings(args), [NAME_KEY]: name };
 }
+
+/** A resource's `Args`: its lifecycle's inputs, each accepting an `Input` (as SST derives `Input<Inputs["x"]>`). */
+export type ResourceArgs<Inputs> = { [K in keyof Inputs]: pulumi.Input<Inputs[K]> };

@@ -21,10 +21,10 @@ export interface ProviderSettings {
   productRefresh: boolean;
 }
 
-export const MISSING_TOKEN =
+const MISSING_TOKEN =
   "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` " +
   "or the SERVICEAPI_TOKEN environment variable.";
-export const MISSING_BASE_URL =
+const MISSING_BASE_URL =
   "serviceapi: no base URL. Set it with `pulumi config set serviceapi:baseUrl <url>` " +
   "or the SERVICEAPI_BASE_URL environment variable.";
 

@@ -1,24 +1,15 @@
 /**
  * `Task`: a scheduled prompt. The API can only create tasks, so every change replaces the task and
  * removing it only forgets it — the old task keeps running on the service, and preview and up say
- * so. The engine talks to `lifecycle/task.ts`; this file is the typed surface.
+ * so. The lifecycle is `lifecycle/task.ts`; the engine reaches it through `dynamic/task.ts`; this
+ * file is the typed surface.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as lifecycle from "./lifecycle/task";
-import { resourceProps } from "./resource-props";
+import * as provider from "./dynamic/task";
+import { TASK_OUTPUTS, type TaskInputs } from "./lifecycle/task";
+import { resourceProps, type ResourceArgs } from "./resource-props";
 
-export interface TaskArgs {
-  projectId: pulumi.Input<string>;
-  /** Not empty. */
-  title: pulumi.Input<string>;
-  /** Not empty. */
-  prompt: pulumi.Input<string>;
-  /** RFC 3339 date-time with an offset, e.g. `2026-12-01T09:00:00Z`: the first run. */
-  scheduledAt: pulumi.Input<string>;
-  /** An RFC 5545 recurrence rule such as `FREQ=WEEKLY;BYDAY=MO`; checked before any request. */
-  rrule?: pulumi.Input<string>;
-  emoji?: pulumi.Input<string>;
-}
+export type TaskArgs = ResourceArgs<TaskInputs>;
 
 export class Task extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<string>;
@@ -39,6 +30,6 @@ export class Task extends pulumi.dynamic.Resource {
   constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {
     const derivedFromOutputs = [args.scheduledAt, args.rrule].some((v) => pulumi.Output.isInstance(v) || v instanceof Promise);
     const options = derivedFromOutputs ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] } : opts;
-    super(lifecycle, name, resourceProps("Task", name, args, lifecycle.TASK_OUTPUTS, opts), options, "serviceapi", "Task");
+    super(provider, name, resourceProps("Task", name, args, TASK_OUTPUTS, opts), options, "serviceapi", "Task");
   }
 }

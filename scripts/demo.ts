@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { ServiceApiClient } from "../provider";
 import { startSimulator, type Simulator } from "../simulator";
-import { EngineStack, REPO, pulumiCli, wire, type FailedRun } from "../test/engine/harness";
+import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "./engine/driver";
 
 const keep = process.argv.includes("--keep");
 const rows: { step: string; result: string; requests: string }[] = [];
@@ -25,14 +25,6 @@ class DemoFailure extends Error {
 
 function say(text: string): void {
   console.log(text);
-}
-
-/** Requests the simulator saw, as "N (operation × n, …)". */
-function requests(sim: Simulator): string {
-  const counts = new Map<string, number>();
-  for (const c of wire(sim)) counts.set(c.operation!, (counts.get(c.operation!) ?? 0) + 1);
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  return total === 0 ? "0" : `${total} (${[...counts].map(([op, n]) => `${op} ×${n}`).join(", ")})`;
 }
 
 /** Property changes an update step would make, from the engine's events: "pro-plan: description". */
@@ -52,7 +44,6 @@ async function run(sim: Simulator): Promise<EngineStack> {
   const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
   const fail = (step: string, message: string, args: string) => new DemoFailure(step, message, engine.commandLine(args));
   try {
-    // 1
     say("\n── Step 1: pulumi up — create the catalog");
     const up = await engine.up().catch((e: FailedRun) => { throw fail("1 up", e.message, "up"); });
     const out = up.result.outputs;
@@ -60,10 +51,9 @@ async function run(sim: Simulator): Promise<EngineStack> {
     say(`   Products: ${JSON.stringify(out.productStatuses?.value)}`);
     say(`   Site subdomain: ${out.siteSubdomain?.value}, renamed from ${JSON.stringify(out.siteOriginalName?.value)}`);
     say(`   Weekly report next runs at ${out.reportNextRunAt?.value}`);
-    rows.push({ step: "1. pulumi up (quick start)", result: `${up.result.summary.resourceChanges?.create ?? 0} created`, requests: requests(sim) });
+    rows.push({ step: "1. pulumi up (quick start)", result: `${up.result.summary.resourceChanges?.create ?? 0} created`, requests: requestSummary(sim) });
     const proId = (out.productIds?.value as { pro: string }).pro;
 
-    // 2
     say("\n── Step 2: change one field in the program (the Pro plan's title)");
     const programFile = join(engine.dir, "index.ts");
     writeFileSync(programFile, readFileSync(programFile, "utf8").replace('title: "Pro plan"', 'title: "Pro plan (2027)"'));
@@ -73,16 +63,15 @@ async function run(sim: Simulator): Promise<EngineStack> {
     const previewRequests = wire(sim).filter((c) => c.operation !== "projects.list" && c.operation !== "sites.list").length;
     say(`   Requests to change anything during preview: ${previewRequests} (the lookups by name are the only reads)`);
     if (planned.length !== 1) throw fail("2 preview", `expected exactly one changed field, got: ${planned.join("; ") || "none"}`, "preview --diff");
-    rows.push({ step: "2a. one field changed → preview --diff", result: `plans 1 update: ${planned[0]!.split(":")[1]!.trim().split(" ")[0]}`, requests: requests(sim) });
+    rows.push({ step: "2a. one field changed → preview --diff", result: `plans 1 update: ${planned[0]!.split(":")[1]!.trim().split(" ")[0]}`, requests: requestSummary(sim) });
     const update = await engine.up().catch((e: FailedRun) => { throw fail("2 up", e.message, "up"); });
     const patches = wire(sim).filter((c) => c.operation === "products.update");
     for (const p of patches) say(`   Sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
     if (patches.length !== 1 || Object.keys(patches[0]!.body as object).length !== 1) {
       throw fail("2 up", `expected one PATCH with one key, got ${JSON.stringify(patches.map((p) => p.body))}`, "up");
     }
-    rows.push({ step: "2b. pulumi up", result: `${update.result.summary.resourceChanges?.update ?? 0} updated, 1 PATCH with 1 key`, requests: requests(sim) });
+    rows.push({ step: "2b. pulumi up", result: `${update.result.summary.resourceChanges?.update ?? 0} updated, 1 PATCH with 1 key`, requests: requestSummary(sim) });
 
-    // 3
     say("\n── Step 3: someone edits the Pro plan in the admin UI (a PATCH straight to the simulator)");
     await client.updateProduct(proId, { description: "Edited in the admin UI" });
     // --run-program: the refresh uses the current stack config, not the copy recorded at the last up (docs/resources.md).
@@ -96,24 +85,23 @@ async function run(sim: Simulator): Promise<EngineStack> {
     const drift = changedFields(gate.events);
     say(`   It fails (exit code 7) and names the drift: ${drift.join("; ")}`);
     if (!drift.some((d) => d.includes("description"))) throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --run-program --diff");
-    const gateRequests = requests(sim);
+    const gateRequests = requestSummary(sim);
     const restore = await engine.up({ refresh: true, runProgram: true })
       .catch((e: FailedRun) => { throw fail("3 up --refresh", e.message, "up --refresh --run-program"); });
     const restored = wire(sim).filter((c) => c.operation === "products.update" && Object.keys(c.body as object).length > 0);
     for (const p of restored) say(`   pulumi up --refresh --run-program sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
     rows.push({ step: "3a. drift gate (preview --refresh --run-program --expect-no-changes)", result: "failed as it should: description", requests: gateRequests });
-    rows.push({ step: "3b. pulumi up --refresh --run-program", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requests(sim) });
+    rows.push({ step: "3b. pulumi up --refresh --run-program", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requestSummary(sim) });
 
     if (keep) return engine;
 
-    // 4
     say("\n── Step 4: pulumi destroy --run-program");
     const destroy = await engine.destroy({ runProgram: true }).catch((e: FailedRun) => { throw fail("4 destroy", e.message, "destroy --run-program"); });
     for (const d of destroy.diagnostics) {
       const text = d.message.replace(/^(info|warning): \[runtime\] /, "").trim();
       if (text.startsWith("serviceapi:")) say(`   ${text}`);
     }
-    rows.push({ step: "4. pulumi destroy --run-program", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requests(sim) });
+    rows.push({ step: "4. pulumi destroy --run-program", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requestSummary(sim) });
     return engine;
   } finally {
     await client.close();

@@ -1,12 +1,11 @@
 /** The six operations, as the service documents them. Handlers throw `HttpError` for every failure. */
 import type { z } from "zod";
-import { check, toIssues } from "../provider/client/core/validation";
-import { formatIssues } from "../provider/client/core/error";
+import { parseWithIssues } from "../provider/contract/issues";
 import {
   CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, UpdateProductBody, UpdateSiteBody, uuid,
   type OperationName,
-} from "../provider/client/schemas";
-import { nextRun } from "../provider/client/rrule";
+} from "../provider/contract/schemas";
+import { nextRun } from "../provider/contract/rrule";
 import { HttpError } from "./errors";
 import type { Database } from "./database";
 
@@ -103,8 +102,8 @@ function updateProduct(ctx: ApiContext): ApiResult {
 // ---- helpers ----
 
 function validate<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const result = check(schema, value);
-  if (!result.success) throw new HttpError("invalid_request", formatIssues(toIssues(result.error)));
+  const result = parseWithIssues(schema, value);
+  if (!result.success) throw new HttpError("invalid_request", result.message);
   return result.data;
 }
 

@@ -6,18 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { z } from "zod";
-import { formatIssues } from "../provider/client/core/error";
-import { toIssues } from "../provider/client/core/validation";
+import { parseWithIssues } from "../provider/contract/issues";
 import { ERROR_CODES, HttpError, type ErrorCode } from "./errors";
 import { FaultSpec } from "./faults";
 import { RateLimitSpec } from "./rate-limit";
 import { NotUtf8Body } from "./request-body";
+import type { SiteRecord } from "./database";
 import { NewSite } from "./seed";
-import { envelopeFor } from "./server";
 import type { SimulatorState } from "./state";
 
 export function registerControlRoutes(app: FastifyInstance, state: SimulatorState): void {
-  const fail = (reply: FastifyReply, err: HttpError) => reply.status(err.status).send(envelopeFor(state, err));
+  const fail = (reply: FastifyReply, err: HttpError) => reply.status(err.status).send(err.toEnvelope(state.publicUrl));
   const parse = <T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; err: HttpError } => {
     let value: unknown = body;
     if (body instanceof NotUtf8Body) return { ok: false, err: new HttpError("invalid_request", "body is not valid UTF-8") };
@@ -28,18 +27,18 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
         return { ok: false, err: new HttpError("invalid_request", "body is not valid JSON") };
       }
     }
-    const parsed = schema.safeParse(value);
-    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, err: new HttpError("invalid_request", formatIssues(toIssues(parsed.error))) };
+    const parsed = parseWithIssues(schema, value);
+    return parsed.success ? { ok: true, value: parsed.data as T } : { ok: false, err: new HttpError("invalid_request", parsed.message) };
   };
 
   app.get("/_simulator/health", async () => ({ ok: true }));
 
   app.get("/_simulator/requests", async (request) => {
     const { operation } = request.query as { operation?: string };
-    return { data: state.requestLog.filter((r) => operation === undefined || r.operation === operation) };
+    return { data: state.requestLog.list(operation) };
   });
   app.delete("/_simulator/requests", async (_req, reply) => {
-    state.requestLog.length = 0;
+    state.requestLog.clear();
     return reply.status(204).send();
   });
 
@@ -74,7 +73,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
     const parsed = parse(NewSite, request.body);
     if (!parsed.ok) return fail(reply, parsed.err);
     try {
-      return reply.status(201).send(state.addSite(parsed.value));
+      return reply.status(201).send(addSite(state, parsed.value));
     } catch (err) {
       if (err instanceof HttpError) return fail(reply, err);
       throw err;
@@ -92,4 +91,18 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
     if (!Object.hasOwn(ERROR_CODES, code)) return fail(reply, new HttpError("not_found", `no error code ${code}`));
     return { code, ...ERROR_CODES[code as ErrorCode] };
   });
+}
+
+/**
+ * Adds a site as if made elsewhere (the API cannot create sites), checked like the seed: the
+ * project exists, the name is 1–255 characters, the id is new. The HTTP route and
+ * `Simulator#addSite` both use it.
+ */
+export function addSite(state: SimulatorState, input: unknown): SiteRecord {
+  const parsed = parseWithIssues(NewSite, input);
+  if (!parsed.success) throw new HttpError("invalid_request", parsed.message);
+  const site = parsed.data;
+  if (!state.store.getProject(site.projectId)) throw new HttpError("not_found", `project ${site.projectId} not found`);
+  if (site.id !== undefined && state.store.getSite(site.id)) throw new HttpError("invalid_request", `site ${site.id} already exists`);
+  return state.store.addSite(site);
 }

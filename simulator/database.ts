@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import type { Product, Project, Site, Task } from "../provider/client/schemas";
+import type { Product, Project, Site, Task } from "../provider/contract/schemas";
 
 /** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
 export type SiteRecord = Required<Site>;
@@ -15,7 +15,7 @@ export type TaskRecord = Required<Task>;
 export type StoredProduct = Product & { projectId: string };
 /** A task as the simulator stores it: the API record plus what only the create request carried. */
 export type StoredTask = TaskRecord & { projectId: string; prompt: string; scheduledAt: string };
-import type { ProductStatus } from "../provider/client/schemas";
+import type { ProductStatus } from "../provider/contract/schemas";
 import type { Seed } from "./seed";
 
 const SCHEMA = `
@@ -40,9 +40,9 @@ CREATE TABLE IF NOT EXISTS tasks (
 const TABLES = ["tasks", "products", "sites", "projects", "tokens", "workspaces"];
 
 /** Initial status of a created product (the spec leaves it open). */
-export const INITIAL_PRODUCT_STATUS = "draft";
+const INITIAL_PRODUCT_STATUS = "draft";
 /** Type given to created products (the create body has no `type`; allowed values are not shown). */
-export const CREATED_PRODUCT_TYPE = "digital";
+const CREATED_PRODUCT_TYPE = "digital";
 
 type Row = Record<string, SQLInputValue>;
 interface ProjectRow { seq: number; id: string; workspace_id: string; name: string | null }

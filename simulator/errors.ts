@@ -26,6 +26,11 @@ export class HttpError extends Error {
     this.status = ERROR_CODES[code].status;
     this.headers = headers;
   }
+
+  /** The spec's error envelope; `doc_url` points at `/_simulator/errors/<code>` under the simulator's public URL. */
+  toEnvelope(publicUrl: string): { error: { code: string; message: string; doc_url: string } } {
+    return { error: { code: this.code, message: this.message, doc_url: `${publicUrl}/_simulator/errors/${this.code}` } };
+  }
 }
 
 export function codeForStatus(status: number): ErrorCode {

@@ -3,7 +3,7 @@
  * (or a proxy in front of it: 502, 504) produces, and users can reproduce them.
  */
 import { z } from "zod";
-import { OPERATIONS, type OperationName } from "../provider/client/schemas";
+import { OPERATIONS, type OperationName } from "../provider/contract/schemas";
 
 const operationNames = Object.keys(OPERATIONS) as [OperationName, ...OperationName[]];
 
@@ -42,8 +42,7 @@ export class FaultQueue {
     const parsed = FaultSpec.parse(spec);
     // The spec says a 429 names its wait in Retry-After; a scripted one does too.
     if (parsed.kind === "error" && parsed.status === 429 && parsed.retryAfter === undefined) parsed.retryAfter = "1";
-    const fault: Fault = { ...parsed, id: this.#nextId++, remaining: 0 };
-    fault.remaining = fault.times;
+    const fault: Fault = { ...parsed, id: this.#nextId++, remaining: parsed.times };
     this.#faults.push(fault);
     return fault;
   }

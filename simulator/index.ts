@@ -4,7 +4,9 @@ import type { SiteRecord } from "./database";
 import type { FaultSpec, Fault } from "./faults";
 import type { RateLimitSpec } from "./rate-limit";
 import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type Seed } from "./seed";
-import { buildServer, type LoggedRequest } from "./server";
+import { addSite } from "./control";
+import type { LoggedRequest } from "./request-log";
+import { buildServer } from "./server";
 import { SimulatorState } from "./state";
 import { Database, type StoredProduct, type StoredTask } from "./database";
 
@@ -57,16 +59,22 @@ export interface Simulator {
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
+/** Requests kept in the request log. */
+export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+/** Longest time a request's headers and body may take to arrive. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ? parseSeed(options.seed, "passed as `seed`") : options.seedFile ? loadSeedFile(options.seedFile) : defaultSeed();
   const store = new Database(options.dataFile ?? ":memory:", seed);
   const token = options.token ?? (seed.tokens.some((t) => t.token === DEFAULT_TOKEN) ? DEFAULT_TOKEN : seed.tokens[0]!.token);
   const extraToken = options.token;
-  const state = new SimulatorState(
-    store, seed, extraToken, options.defaultPageSize ?? DEFAULT_PAGE_SIZE, options.requestLogLimit ?? 10_000,
-    options.requestTimeoutMs ?? 10_000,
-  );
+  const state = new SimulatorState({
+    store, seed, extraToken,
+    defaultPageSize: options.defaultPageSize ?? DEFAULT_PAGE_SIZE,
+    requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
   const app = buildServer(state);
   try {
     await app.listen({ port: options.port ?? 8787, host: options.host ?? "127.0.0.1" });
@@ -87,11 +95,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     addFault: (spec) => state.faults.add(spec),
     clearFaults: () => state.faults.clear(),
     setRateLimit: (spec) => state.rateLimiter.set(spec),
-    requests: (operation) => state.requestLog.filter((r) => operation === undefined || r.operation === operation),
-    clearRequests: () => {
-      state.requestLog.length = 0;
-    },
-    addSite: (site) => state.addSite(site),
+    requests: (operation) => state.requestLog.list(operation),
+    clearRequests: () => state.requestLog.clear(),
+    addSite: (site) => addSite(state, site),
     counts: () => ({ products: store.countProducts(), tasks: store.countTasks() }),
     products: () => store.allProducts(),
     tasks: () => store.allTasks(),
@@ -106,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 }
 
 export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
-export type { LoggedRequest } from "./server";
+export type { LoggedRequest } from "./request-log";
 export type { StoredProduct, StoredTask } from "./database";
 export type { FaultSpec, Fault } from "./faults";
 export type { RateLimitSpec } from "./rate-limit";

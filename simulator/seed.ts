@@ -5,9 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { toIssues } from "../provider/client/core/validation";
-import { formatIssues } from "../provider/client/core/error";
-import { LIMITS, text, uuid } from "../provider/client/schemas";
+import { parseWithIssues } from "../provider/contract/issues";
+import { LIMITS, text, uuid } from "../provider/contract/schemas";
 
 const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
 
@@ -79,8 +78,8 @@ export function defaultSeed(): Seed {
 }
 
 export function parseSeed(value: unknown, source: string): Seed {
-  const result = Seed.safeParse(value);
-  if (!result.success) throw new Error(`invalid seed ${source}: ${formatIssues(toIssues(result.error))}`);
+  const result = parseWithIssues(Seed, value);
+  if (!result.success) throw new Error(`invalid seed ${source}: ${result.message}`);
   const seed = result.data;
   const workspaces = new Set(seed.workspaces.map((w) => w.id));
   const projects = new Set(seed.projects.map((p) => p.id));

@@ -6,35 +6,14 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { OPERATIONS, type OperationName } from "../provider/client/schemas";
+import { OPERATIONS, type OperationName } from "../provider/contract/schemas";
 import { HANDLERS } from "./api";
 import { registerControlRoutes } from "./control";
 import { HttpError, codeForStatus } from "./errors";
 import type { Fault } from "./faults";
 import { BODY_LIMIT, NotUtf8Body, readBody, tooLarge } from "./request-body";
+import type { LoggedRequest } from "./request-log";
 import type { SimulatorState } from "./state";
-
-export interface LoggedRequest {
-  id: number;
-  time: string;
-  operation: OperationName | null;
-  method: string;
-  /** Path with query string. */
-  path: string;
-  /** Request headers; `authorization` is replaced by `Bearer [REDACTED]`. */
-  headers: Record<string, string | string[] | undefined>;
-  /**
-   * Parsed JSON body; the raw text (cut at 16 KiB) if it was not JSON, larger than 16 KiB or
-   * nested too deeply to show again; null without a body.
-   */
-  body: unknown;
-  /** True when `body` is the first 16 KiB of a larger body. */
-  bodyTruncated?: boolean;
-  /** Client port of the TCP connection, to see keep-alive reuse. */
-  remotePort: number | undefined;
-  /** Response status; `reset` when a fault dropped the connection; `dropped` for a request a `hang` fault held until its client left. */
-  status: number | "reset" | "dropped" | null;
-}
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -46,9 +25,6 @@ declare module "fastify" {
   }
 }
 
-/** Bodies kept in the request log are cut here, so the log cannot grow without bound. */
-export const LOGGED_BODY_LIMIT = 16 * 1024;
-
 export function buildServer(state: SimulatorState): FastifyInstance {
   const app = Fastify({
     logger: false,
@@ -59,7 +35,7 @@ export function buildServer(state: SimulatorState): FastifyInstance {
     routerOptions: { maxParamLength: 8192 },
     frameworkErrors: (_err, request, reply) => {
       reply.header("x-request-id", request.id);
-      return sendError(request, reply, new HttpError("invalid_request", pathProblem(request.method, request.url)));
+      return sendError(state, reply, new HttpError("invalid_request", pathProblem(request.method, request.url)));
     },
     // A body or headers that never finish must not hold a connection for minutes.
     requestTimeout: state.requestTimeoutMs,
@@ -74,21 +50,20 @@ export function buildServer(state: SimulatorState): FastifyInstance {
   });
   app.decorateRequest("simEntry", null);
   app.decorateRequest("simWorkspaces", null);
-  app.decorate("simState", state);
 
   // Bodies are kept as text and parsed after auth and version checks, so those answer first.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (request, payload, done) => readBody(payload, Number(request.headers["content-length"] ?? 0), done));
 
-  app.setErrorHandler((err: Error & { statusCode?: number }, request, reply) => {
-    if (err instanceof HttpError) return sendError(request, reply, err);
+  app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => {
+    if (err instanceof HttpError) return sendError(state, reply, err);
     const status = err.statusCode ?? 500;
-    if (status === 413) return sendError(request, reply, tooLarge());
-    if (status >= 400 && status < 500) return sendError(request, reply, new HttpError("invalid_request", err.message));
-    return sendError(request, reply, new HttpError("internal_error", "internal error"));
+    if (status === 413) return sendError(state, reply, tooLarge());
+    if (status >= 400 && status < 500) return sendError(state, reply, new HttpError("invalid_request", err.message));
+    return sendError(state, reply, new HttpError("internal_error", "internal error"));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new HttpError("not_found", `no endpoint ${request.method} ${request.url.split("?")[0]}`)));
+    sendError(state, reply, new HttpError("not_found", `no endpoint ${request.method} ${request.url.split("?")[0]}`)));
 
   app.addHook("onResponse", async (request, reply) => {
     if (request.simEntry && request.simEntry.status === null) request.simEntry.status = reply.statusCode;
@@ -111,7 +86,7 @@ export function buildServer(state: SimulatorState): FastifyInstance {
         });
         // An "after" fault: the write above is committed, but the caller never learns it.
         const fault = state.faults.take(name, "after");
-        if (fault) return applyFault(request, reply, fault);
+        if (fault) return applyFault(state, request, reply, fault);
         return reply.status(result.status).send(result.body);
       },
     });
@@ -122,10 +97,11 @@ export function buildServer(state: SimulatorState): FastifyInstance {
 }
 
 async function guard(state: SimulatorState, op: OperationName, request: FastifyRequest, reply: FastifyReply) {
-  const entry = logRequest(state, op, request);
+  const entry = state.requestLog.add(op, request);
+  request.simEntry = entry;
   const fault = state.faults.take(op, "before");
   if (fault) {
-    const handled = await applyFault(request, reply, fault);
+    const handled = await applyFault(state, request, reply, fault);
     if (handled) return handled;
   }
 
@@ -174,21 +150,8 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
   return undefined;
 }
 
-function logRequest(state: SimulatorState, op: OperationName, request: FastifyRequest): LoggedRequest {
-  const headers = { ...request.headers };
-  if (headers.authorization !== undefined) headers.authorization = "Bearer [REDACTED]";
-  const entry: LoggedRequest = {
-    id: state.nextRequestId++, time: new Date().toISOString(), operation: op, method: request.method,
-    path: request.url, headers, ...loggedBody(request.body), remotePort: request.socket.remotePort, status: null,
-  };
-  state.requestLog.push(entry);
-  if (state.requestLog.length > state.requestLogLimit) state.requestLog.shift();
-  request.simEntry = entry;
-  return entry;
-}
-
 /** Returns the reply when the fault answered the request, or undefined to carry on (after a delay). */
-async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
+async function applyFault(state: SimulatorState, request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
   if (fault.kind === "delay") {
     await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     return undefined;
@@ -211,47 +174,11 @@ async function applyFault(request: FastifyRequest, reply: FastifyReply, fault: F
   const status = fault.status!;
   const code = codeForStatus(status);
   const headers: Record<string, string> = fault.retryAfter === undefined || fault.retryAfter === null ? {} : { "retry-after": fault.retryAfter };
-  return sendError(request, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
+  return sendError(state, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
 }
 
-/** The body as the log keeps it: small, and always serializable again. */
-function loggedBody(body: unknown): { body: unknown; bodyTruncated?: boolean } {
-  const raw = body instanceof NotUtf8Body ? body.text : body;
-  if (typeof raw !== "string" || raw.length === 0) return { body: null };
-  if (raw.length > LOGGED_BODY_LIMIT) return { body: raw.slice(0, LOGGED_BODY_LIMIT), bodyTruncated: true };
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    JSON.stringify(parsed);
-    return { body: depth(parsed) > 64 ? raw : parsed };
-  } catch {
-    return { body: raw };
-  }
-}
-
-function depth(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    max = Math.max(max, d);
-    if (max > 64) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
-
-export function envelopeFor(state: SimulatorState, err: HttpError): { error: { code: string; message: string; doc_url: string } } {
-  return { error: { code: err.code, message: err.message, doc_url: `${state.publicUrl}/_simulator/errors/${err.code}` } };
-}
-
-function sendError(request: FastifyRequest, reply: FastifyReply, err: HttpError, status: number = err.status): FastifyReply {
-  void request;
-  return reply.status(status).headers(err.headers).send(envelopeFor(replyState(reply), err));
-}
-
-function replyState(reply: FastifyReply): SimulatorState {
-  return (reply.server as unknown as { simState: SimulatorState }).simState;
+function sendError(state: SimulatorState, reply: FastifyReply, err: HttpError, status: number = err.status): FastifyReply {
+  return reply.status(status).headers(err.headers).send(err.toEnvelope(state.publicUrl));
 }
 
 /** Why the router could not take a path: the id of the operation it is meant for, named as its handler names it. */
@@ -271,7 +198,7 @@ function answerClientError(state: SimulatorState, err: Error & { code?: string }
   const message = err.code === "HPE_HEADER_OVERFLOW"
     ? "request headers are larger than the server accepts (16 KiB)"
     : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "the request did not arrive in time" : `malformed HTTP request (${err.code ?? "parse error"})`;
-  const body = JSON.stringify(envelopeFor(state, new HttpError("invalid_request", message)));
+  const body = JSON.stringify(new HttpError("invalid_request", message).toEnvelope(state.publicUrl));
   socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

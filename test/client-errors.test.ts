@@ -6,12 +6,12 @@ import {
   ServiceUnavailableError,
 } from "../provider";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "../simulator";
-import { clientFor, simulator } from "./helpers";
+import { clientFor, rejectionOf, simulator } from "./helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
 async function failure(promise: Promise<unknown>): Promise<ServiceApiError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await rejectionOf(promise);
   expect(err).toBeInstanceOf(ServiceApiError);
   return err as ServiceApiError;
 }

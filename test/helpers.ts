@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { afterEach } from "vitest";
-import { ServiceApiClient, type ClientOptions, type LogEvent } from "../provider";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../provider";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
 const running: Simulator[] = [];
@@ -61,10 +61,38 @@ export async function raw(
   return { status: res.statusCode, headers: res.headers, body: parsed };
 }
 
+/** The version the operation at `method path` accepts, from the operations table. */
 function defaultVersion(method: string, path: string): string {
-  return method === "POST" && path.startsWith("/api/v1/public/products") ? "2026-06-27" : "2026-07-11";
+  const bare = path.split("?")[0]!;
+  const op = Object.values(OPERATIONS).find((spec) =>
+    spec.method === method && new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(bare));
+  return op?.version ?? API_VERSION;
 }
 
 export function envelope(code: string, message: string, sim: Simulator) {
   return { error: { code, message, doc_url: `${sim.url}/_simulator/errors/${code}` } };
+}
+
+/** The engine's `configure()` request for a dynamic provider, from plain stack config values. */
+export function configureRequest(values: Record<string, string>): { config: { get(key: string): string | undefined; require(key: string): string } } {
+  return {
+    config: {
+      get: (key) => values[key],
+      require: (key) => {
+        const value = values[key];
+        if (value === undefined) throw new Error(`Missing required configuration key: ${key}`);
+        return value;
+      },
+    },
+  };
+}
+
+/** What a promise rejected with; fails the test if it fulfilled instead. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject, but it fulfilled");
 }

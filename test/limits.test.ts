@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RequestValidationError, type ServiceApiClient } from "../provider";
 import { DEFAULT_IDS, type Simulator } from "../simulator";
-import { clientFor, envelope, raw, simulator } from "./helpers";
+import { clientFor, envelope, raw, rejectionOf, simulator } from "./helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 const s = (n: number, ch = "a") => ch.repeat(n);
@@ -19,7 +19,7 @@ function refusedAtCreation(sim: Simulator, make: () => unknown, message: string)
 
 async function refusedBeforeSending(sim: Simulator, call: Promise<unknown>, message: string): Promise<void> {
   const before = sim.requests().length;
-  const err = await call.then(() => undefined, (e: unknown) => e);
+  const err = await rejectionOf(call);
   expect(err).toBeInstanceOf(RequestValidationError);
   expect((err as Error).message).toBe(message);
   expect(sim.requests().length).toBe(before);

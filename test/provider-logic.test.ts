@@ -5,14 +5,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeEach, describe, expect, it } from "vitest";
-import * as product from "../provider/lifecycle/product";
-import * as site from "../provider/lifecycle/site";
-import * as task from "../provider/lifecycle/task";
-import { UNKNOWN } from "../provider/lifecycle/common";
+import * as product from "../provider/dynamic/product";
+import * as site from "../provider/dynamic/site";
+import * as task from "../provider/dynamic/task";
+import { UNKNOWN } from "../provider/lifecycle/checks";
+import { buildProductPatch, productInputFailures, type ProductInputs, type ProductOutputs } from "../provider/lifecycle/product";
+import type { Stored } from "../provider/lifecycle/stored-state";
 import { getProject, getProjects, getProjectsOutput, getSite, getSites, getSitesOutput } from "../provider";
 import { DEFAULT_IDS } from "../simulator/seed";
 import type { Simulator } from "../simulator";
-import { simulator } from "./helpers";
+import { configureRequest, simulator } from "./helpers";
 
 const project = DEFAULT_IDS.acmeWeb;
 const STUB = "exports.handler = …";
@@ -21,7 +23,7 @@ let sim: Simulator;
 
 async function configure(sim: Simulator, extra: Record<string, string> = {}): Promise<void> {
   const config: Record<string, string> = { "serviceapi:token": sim.token, "serviceapi:baseUrl": sim.url, ...extra };
-  await product.configure({ config: { get: (key) => config[key] } });
+  await product.configure(configureRequest(config));
 }
 
 function bodies(operation?: string) {
@@ -39,12 +41,12 @@ describe("buildProductPatch", () => {
     ["nothing changed", { projectId: project, title: "Pro", description: "Old", slug: "pro" }, {}],
     ["one field", { projectId: project, title: "Pro 2", description: "Old", slug: "pro" }, { title: "Pro 2" }],
     ["nullable fields removed from the program become null", { projectId: project, title: "Pro" }, { description: null, slug: null }],
-    ["status and title left out are not managed", { projectId: project, description: "Old", slug: "pro" } as product.ProductInputs, {}],
+    ["status and title left out are not managed", { projectId: project, description: "Old", slug: "pro" } as Stored<ProductInputs>, {}],
     ["status declared", { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "active" as const }, { status: "active" }],
     ["url added", { projectId: project, title: "Pro", description: "Old", slug: "pro", externalCheckoutUrl: "https://x.example/c" },
       { externalCheckoutUrl: "https://x.example/c" }],
   ])("%s", (_name, desired, patch) => {
-    expect(product.buildProductPatch(live, desired)).toEqual(patch);
+    expect(buildProductPatch(live, desired)).toEqual(patch);
   });
 });
 
@@ -104,7 +106,7 @@ describe("Product provider", () => {
 
   it("read uses an empty PATCH and returns live values under the declared input names", async () => {
     const { id, outs } = await product.create(inputs);
-    const client = (await import("../provider/lifecycle/common")).apiClient();
+    const client = (await import("../provider/lifecycle/service")).apiClient();
     await client.updateProduct(id, { title: "Edited", description: "Added in UI" });
     sim.clearRequests();
     const result = await product.read(id, outs) as unknown as { id: string; props: Record<string, unknown>; inputs: Record<string, unknown> };
@@ -112,14 +114,14 @@ describe("Product provider", () => {
     expect(result.props).toMatchObject({ title: "Edited", description: "Added in UI", status: "active" });
     expect(result.inputs).toEqual({ projectId: project, title: "Edited", slug: "pro", status: "active", description: "Added in UI" });
     // The engine's drift check: diff(refreshed outputs, old inputs).
-    expect(await product.diff(id, result.props as unknown as product.ProductOutputs, inputs)).toEqual({ changes: true, replaces: [] });
+    expect(await product.diff(id, result.props as unknown as ProductOutputs, inputs)).toEqual({ changes: true, replaces: [] });
   });
 
   it("read of a product that is gone returns no id; productRefresh=false reads nothing", async () => {
-    expect(await product.read("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", { projectId: project } as product.ProductOutputs)).toEqual({});
+    expect(await product.read("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", { projectId: project } as ProductOutputs)).toEqual({});
     await configure(sim, { "serviceapi:productRefresh": "false" });
     sim.clearRequests();
-    const props = { projectId: project, title: "Kept" } as product.ProductOutputs;
+    const props = { projectId: project, title: "Kept" } as ProductOutputs;
     expect(await product.read("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", props)).toEqual({ id: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", props });
     expect(sim.requests()).toEqual([]);
   });
@@ -161,15 +163,15 @@ describe("Product provider", () => {
     expect((await product.check({}, { projectId: project, title: null, __provider: STUB })).failures)
       .toEqual([{ property: "", reason: "title is required" }]);
     expect((await product.check({}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url", __provider: STUB }))
-      .failures.map((f) => f.reason)).toEqual([
+      .failures!.map((f) => f.reason)).toEqual([
       'status must be one of "active", "archived", "draft"',
       "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
     ]);
-    expect(product.productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason)).toEqual([
+    expect(productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason)).toEqual([
       "Title is not an input of Product; did you mean title?",
       "slgu is not an input of Product; did you mean slug?",
     ]);
-    await product.configure({ config: { get: () => undefined } });
+    await product.configure(configureRequest({}));
     const saved = { token: process.env.SERVICEAPI_TOKEN, url: process.env.SERVICEAPI_BASE_URL };
     delete process.env.SERVICEAPI_TOKEN;
     try {
@@ -185,9 +187,9 @@ describe("Product provider", () => {
 describe("Site provider", () => {
   it("create renames only when the name differs and remembers the original name", async () => {
     const [a, b] = sim.seed.sites.filter((s) => s.projectId === DEFAULT_IDS.acmeDocs);
-    const created = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: a!.id, name: "Docs" });
+    const created = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: a!.id, name: "Docs", __provider: STUB });
     expect(created.outs).toMatchObject({ name: "Docs", originalName: a!.name, subdomain: a!.subdomain, restoreNameOnDelete: true });
-    const same = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: b!.id, name: b!.name });
+    const same = await site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: b!.id, name: b!.name, __provider: STUB });
     expect(same.outs.originalName).toBe(b!.name);
     // One listing shared by both creates, one rename.
     expect(sim.requests().map((r) => r.operation)).toEqual(["sites.list", "sites.update"]);
@@ -198,7 +200,7 @@ describe("Site provider", () => {
 
   it("a site outside the project is a clear error", async () => {
     const other = sim.seed.sites.find((s) => s.projectId === DEFAULT_IDS.globexShop)!;
-    await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X" })).rejects.toThrow(
+    await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __provider: STUB })).rejects.toThrow(
       `Site ${other.id} is not in project ${DEFAULT_IDS.acmeDocs}: sites.list returned 3 sites for that project and none has this id.`);
   });
 
@@ -219,20 +221,20 @@ describe("Task provider", () => {
   const inputs = { projectId: project, title: "Weekly", prompt: "Summarize", scheduledAt: "2026-12-07T09:00:00Z", rrule: "FREQ=WEEKLY;BYDAY=MO" };
 
   it("every change is a replacement; read and update keep state", async () => {
-    const { id, outs } = await task.create(inputs);
+    const { id, outs } = await task.create({ ...inputs, __provider: STUB });
     expect(bodies()).toEqual([inputs]);
     expect(await task.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
     expect(await task.diff(id, outs, { ...inputs, rrule: "FREQ=DAILY", emoji: "📈" }))
       .toEqual({ changes: true, replaces: ["rrule", "emoji"], deleteBeforeReplace: false });
     expect(await task.read(id, outs)).toEqual({ id, props: outs });
-    expect(await task.update(id, outs)).toEqual({ outs });
+    expect(await task.update(id, outs, { ...inputs, __provider: STUB })).toEqual({ outs });
     await task.delete(id, outs);
     expect(sim.requests()).toHaveLength(1);
   });
 
   it("check refuses an rrule that never reaches an occurrence", async () => {
     const { failures } = await task.check({}, { ...inputs, rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" });
-    expect(failures.map((f) => f.reason)).toEqual(["rrule is not a valid RRULE: no date matches its BYMONTH and BYMONTHDAY together, so it has no occurrence"]);
+    expect(failures!.map((f) => f.reason)).toEqual(["rrule is not a valid RRULE: no date matches its BYMONTH and BYMONTHDAY together, so it has no occurrence"]);
     expect(sim.requests()).toEqual([]);
   });
 });

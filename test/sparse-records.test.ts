@@ -8,8 +8,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSites, ServiceApiClient } from "../provider";
-import * as site from "../provider/lifecycle/site";
-import * as task from "../provider/lifecycle/task";
+import * as site from "../provider/dynamic/site";
+import * as task from "../provider/dynamic/task";
+import { configureRequest } from "./helpers";
 
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";
 const SITE = "00000000-0000-4000-8000-0000000000bb";
@@ -42,7 +43,7 @@ let service: Awaited<ReturnType<typeof sparseService>>;
 beforeAll(async () => {
   service = await sparseService();
   const config: Record<string, string> = { "serviceapi:token": TOKEN, "serviceapi:baseUrl": service.url };
-  await site.configure({ config: { get: (key) => config[key] } });
+  await site.configure(configureRequest(config));
 });
 afterAll(() => {
   delete process.env.SERVICEAPI_TOKEN;
@@ -65,7 +66,7 @@ describe("Site and Task records without id or object", () => {
 
   it("a Site, found and renamed by its id, fails saying the service omitted the id; nothing is renamed", async () => {
     service.requests.length = 0;
-    const err = await site.create({ projectId: PROJECT, siteId: SITE, name: "Renamed" }).catch((e: unknown) => e);
+    const err = await site.create({ projectId: PROJECT, siteId: SITE, name: "Renamed", __provider: "stub" }).catch((e: unknown) => e);
     expect((err as Error).message).toBe("sites.list returned a site without an id: the service omitted it (the API spec does not require one). " +
       "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
     expect(service.requests).toEqual(["GET /api/v1/public/sites"]);
@@ -73,7 +74,7 @@ describe("Site and Task records without id or object", () => {
 
   it("a Task, whose id Pulumi needs as the resource id, fails saying the service omitted it and that the task exists", async () => {
     service.requests.length = 0;
-    const err = await task.create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z" })
+    const err = await task.create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", __provider: "stub" })
       .catch((e: unknown) => e);
     expect((err as Error).message).toBe("tasks.create returned a task without an id: the service omitted it (the API spec does not require one). " +
       "Pulumi needs it as the resource id, so the task is not in this stack, but it was created: check the service before running " +

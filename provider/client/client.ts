@@ -12,7 +12,7 @@ import { parseRequest } from "./core/validation";
 import {
   CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, Product, ProjectList, Site, SiteList, Task,
   UpdateProductBody, UpdateSiteBody, uuid, type OperationName, type Project,
-} from "./schemas";
+} from "../contract/schemas";
 import { version as VERSION } from "../../package.json";
 
 /** Lists ask for the largest page the API allows, so a full listing costs ⌈N/100⌉ requests. */
@@ -23,24 +23,20 @@ export class ServiceApiClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #baseUrl: string;
-  readonly #publicBaseUrl: string;
   #closed = false;
 
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
-    this.#transport = new Transport(config, this.#dispatcher, options.logger, options.userAgent ?? `pulumi-serviceapi/${VERSION}`);
+    this.#transport = new Transport({
+      config, dispatcher: this.#dispatcher, logger: options.logger, userAgent: options.userAgent ?? `pulumi-serviceapi/${VERSION}`,
+    });
     this.#baseUrl = config.baseUrl.href;
-    this.#publicBaseUrl = config.publicBaseUrl.href;
   }
 
   get baseUrl(): string {
     return this.#baseUrl;
-  }
-
-  get publicBaseUrl(): string {
-    return this.#publicBaseUrl;
   }
 
   /** `projects.list`: every project the token can act on, optionally within one workspace. */

@@ -57,15 +57,9 @@ export interface ClientOptions {
   optionLabels?: Partial<Record<OptionName, string>>;
 }
 
-export interface RetryPolicy {
-  maxRetries: number;
-  initialDelayMs: number;
-  maxDelayMs: number;
-  maxRetryAfterMs: number;
-  rateLimitBudgetMs: number;
-  maxRateLimitRetries: number;
-  minRateLimitDelayMs: number;
-}
+/** The retry options, by the same names as in `ClientOptions`. */
+export type RetryPolicy = Pick<Required<ClientOptions>,
+  "maxRetries" | "initialRetryDelayMs" | "maxRetryDelayMs" | "maxRetryAfterMs" | "rateLimitBudgetMs" | "maxRateLimitRetries" | "minRateLimitDelayMs">;
 
 export interface ResolvedConfig {
   token: string;
@@ -119,8 +113,8 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
     maxResponseBytes: n("maxResponseBytes"),
     retry: {
       maxRetries: n("maxRetries"),
-      initialDelayMs: n("initialRetryDelayMs"),
-      maxDelayMs: n("maxRetryDelayMs"),
+      initialRetryDelayMs: n("initialRetryDelayMs"),
+      maxRetryDelayMs: n("maxRetryDelayMs"),
       maxRetryAfterMs: n("maxRetryAfterMs"),
       rateLimitBudgetMs: n("rateLimitBudgetMs"),
       maxRateLimitRetries: n("maxRateLimitRetries"),

@@ -7,8 +7,8 @@ export {
   type ErrorIssue,
 } from "./core/error";
 export { CursorList, type Page } from "./core/pagination";
-export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "./schemas";
+export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "../contract/schemas";
 export type {
   Project, Site, Task, Product, ProductStatus, KnownProductStatus, ListProjectsQuery, ListSitesQuery, UpdateSiteBody,
   CreateTaskBody, CreateProductBody, UpdateProductBody,
-} from "./schemas";
+} from "../contract/schemas";

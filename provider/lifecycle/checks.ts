@@ -7,20 +7,19 @@
  * (`property title value {…} has a problem`), and any input may be a secret. For the same reason
  * no reason quotes a value; it says what is wrong and the limit.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
-import { toIssues } from "../client/core/validation";
+import { parseWithIssues } from "../contract/issues";
+import { unknownValue } from "@pulumi/pulumi/runtime";
 import { ILL_FORMED } from "../unicode-guard";
-import { UNKNOWN } from "./common";
 
-/** As the engine receives it from `check`: `property` is always empty (see above). */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+/** How a value not known yet (during preview) reaches a provider: Pulumi's own sentinel string. */
+export const UNKNOWN: string = unknownValue;
 
 export class Failures {
-  readonly list: CheckFailure[] = [];
+  /** `property` is always empty (see above). */
+  readonly list: pulumi.dynamic.CheckFailure[] = [];
 
   add(field: string, problem: string): void {
     this.list.push({ property: "", reason: `${field} ${problem}` });
@@ -62,9 +61,9 @@ function controlCharacter(failures: Failures, field: string, value: unknown): bo
 export function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
   if (value === undefined || unknown(value)) return;
   if (illFormed(failures, field, value) || controlCharacter(failures, field, value)) return;
-  const result = schema.safeParse(value, { reportInput: true });
+  const result = parseWithIssues(schema, value);
   if (result.success) return;
-  for (const issue of toIssues(result.error)) failures.add(field, `${issue.message}${hint}`);
+  for (const issue of result.issues) failures.add(field, `${issue.message}${hint}`);
 }
 
 /** A required input: missing or `null` is one failure, and the field's other checks are skipped. */

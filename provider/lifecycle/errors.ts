@@ -1,7 +1,8 @@
 /**
- * Errors the providers raise, and how they reach the user.
+ * Errors the providers raise, and the advice added to the client's errors. A hint never changes
+ * an error's class, `code` or `mayHaveSucceeded`.
  */
-import { AuthenticationError, NotFoundError } from "../client";
+import { AuthenticationError, NotFoundError, ServiceApiError } from "../client";
 
 /** A 404 from the API: the record is gone (or the token can no longer see it). */
 export function isNotFound(error: unknown): error is NotFoundError {
@@ -9,12 +10,15 @@ export function isNotFound(error: unknown): error is NotFoundError {
 }
 
 /**
- * The error shape the dynamic-provider server turns into a partial failure: the engine records
- * `id` with `properties` as the outputs and shows `reasons` (not `message`). The next `up` then
- * runs an update for the resource instead of a second create.
+ * The record was created (or adopted) but a later step failed: the engine must still record it,
+ * with `outputs`, so the next `up` updates it instead of creating a second one. Each face turns this
+ * into its server's partial-failure shape.
  */
-export function partialFailure(id: string, properties: Record<string, unknown>, message: string): Error {
-  return Object.assign(new Error(message), { id, properties, reasons: [message] });
+export class PartialFailure extends Error {
+  constructor(readonly id: string, readonly outputs: object, message: string) {
+    super(message);
+    this.name = "PartialFailure";
+  }
 }
 
 /** Adds advice to an error's message; the error keeps its class, `code` and `mayHaveSucceeded`. */
@@ -34,36 +38,22 @@ export function withAuthHint(error: unknown): unknown {
     "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
 }
 
-/**
- * The dynamic-provider server prints every exception from check, diff, read and delete to stderr
- * as `${error}: ${error.stack}` before returning it to the engine, which prints the message again
- * (`@pulumi/pulumi/cmd/dynamic-provider`). For errors that are messages to the user — what the API
- * said, or what we found wrong — the stack trace is noise in the CLI output, so that one print is
- * dropped; any other exception (a bug) keeps its stack.
- */
-const expectedPrints = new Set<string>();
-let filterInstalled = false;
-
-export function userFacing<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A) => {
-    try {
-      return await method(...args);
-    } catch (error) {
-      if (error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError) && !(error instanceof ReferenceError)) {
-        installPrintFilter();
-        expectedPrints.add(`${String(error)}: ${error.stack}`);
-      }
-      throw error;
-    }
-  };
+/** A product create that may have reached the service: how to finish without a duplicate. */
+export function withProductRecoveryHint(error: unknown): unknown {
+  if (!mayHaveSucceeded(error)) return withAuthHint(error);
+  return withHint(error, "To take over a product that was created anyway instead of creating a second one, " +
+    "find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \"<name>\" <id>`), " +
+    "or in the service's UI (the API cannot list products) — and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again. " +
+    "See docs/recovery.md in pulumi-serviceapi.");
 }
 
-function installPrintFilter(): void {
-  if (filterInstalled) return;
-  filterInstalled = true;
-  const print = console.error.bind(console);
-  console.error = (...args: unknown[]) => {
-    if (args.length === 1 && typeof args[0] === "string" && expectedPrints.delete(args[0])) return;
-    print(...args);
-  };
+/** A task create that may have reached the service: tasks cannot be listed, adopted or deleted. */
+export function withTaskRecoveryHint(error: unknown): unknown {
+  if (!mayHaveSucceeded(error)) return withAuthHint(error);
+  return withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
+    "declares before running `pulumi up` again, which would create another one.");
+}
+
+function mayHaveSucceeded(error: unknown): boolean {
+  return error instanceof ServiceApiError && error.mayHaveSucceeded;
 }

@@ -1,49 +1,61 @@
 /**
- * The dynamic provider behind `Product` (`product.ts`). This module's exports object *is* the
- * provider: the resource passes it to the engine, which serializes it as
- * `require("pulumi-serviceapi/lifecycle/product")`, so state holds a one-line stub and every later
- * preview, refresh and destroy runs the installed package's code.
+ * `Product`: a product record, created with POST and kept in line with one PATCH of exactly the
+ * fields that changed.
  *
  * Diff → PATCH body: `diff` and `update` both call `buildProductPatch`, so what preview promises
  * is exactly what `up` sends; the client (`client/client.ts`) validates and sends it.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { KnownProductStatus, Product, ProductStatus, UpdateProductBody } from "../client";
-import { PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../client/schemas";
-import { Failures, checkField, checkKnownKeys, checkOneOf, checkRequired, type CheckFailure } from "./checks";
-import {
-  DECLARED, NAME_KEY, apiClient, type Named, cleanInputs, currentSettings, declaredKeys, info, label, logCreated, named, refreshedInputs, warn,
-} from "./common";
-import { isNotFound, partialFailure, userFacing, withAuthHint, withHint } from "./errors";
+import { PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../contract/schemas";
+import { Failures, checkField, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
+import { PartialFailure, isNotFound, withAuthHint, withHint, withProductRecoveryHint } from "./errors";
+import { info, label, logCreated, warn } from "./messages";
+import { apiClient, currentSettings } from "./service";
+import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
+import type { Lifecycle } from "./types";
 
-export { configure } from "./common";
-
-export const ON_DELETE = ["archive", "retain"] as const;
+const ON_DELETE = ["archive", "retain"] as const;
 export type ProductOnDelete = (typeof ON_DELETE)[number];
 
-/** Inputs after `check`: absent and `null` are the same thing and stored as absent. */
+/** What a program declares for a product (`ProductArgs` is this with `Input<…>` values). */
 export interface ProductInputs {
+  /** The project the product belongs to. Changing it replaces the product. */
   projectId: string;
+  /** 1 to 1024 characters. */
   title: string;
-  description?: string;
-  slug?: string;
+  /** Up to 10,000 characters. Leaving it out (or `null`) means no description: removing it from the program clears it. */
+  description?: string | null;
+  /** 1 to 1024 characters. Leaving it out (or `null`) clears it. */
+  slug?: string | null;
+  /** Set after create with one PATCH when it differs from the service's initial status. Leaving it out leaves the status alone. */
   status?: KnownProductStatus;
-  externalCheckoutUrl?: string;
+  /** An absolute URI (RFC 3986). Leaving it out (or `null`) clears it. */
+  externalCheckoutUrl?: string | null;
+  /** What `pulumi destroy` (or removing the resource) does: `archive` (default) sets status archived; `retain` only forgets it. */
   onDelete?: ProductOnDelete;
+  /**
+   * The id of an existing product to take over instead of creating one (`pulumi import` does not
+   * work for dynamic providers). Create reads it and PATCHes only the fields that differ; no POST.
+   */
   adoptId?: string;
 }
 
-export interface ProductOutputs {
+type Desired = Stored<ProductInputs> & Named;
+
+export interface ProductOutputs extends Named {
   projectId: string;
   title: string;
   description: string | null;
   slug: string | null;
+  /** As the service reports it; a status newer than this package is kept as it is. */
   status: ProductStatus;
+  /** Set by the service. */
   type: string;
   externalCheckoutUrl: string | null;
   onDelete: ProductOnDelete;
   adoptId?: string;
   [DECLARED]: string[];
-  [NAME_KEY]?: string;
 }
 
 const INPUT_KEYS = ["projectId", "title", "description", "slug", "status", "externalCheckoutUrl", "onDelete", "adoptId"] as const;
@@ -59,7 +71,7 @@ type LiveFields = Pick<Product, "title" | "description" | "slug" | "status" | "e
  * The smallest PATCH that makes `current` match the program: only fields that differ; a nullable
  * field the program leaves out becomes `null`; `title`/`status` left out are not managed.
  */
-export function buildProductPatch(current: LiveFields, desired: ProductInputs): UpdateProductBody {
+export function buildProductPatch(current: LiveFields, desired: Desired): UpdateProductBody {
   const patch: UpdateProductBody = {};
   if (desired.title !== undefined && desired.title !== current.title) patch.title = desired.title;
   for (const key of NULLABLE) {
@@ -75,7 +87,7 @@ export function buildProductPatch(current: LiveFields, desired: ProductInputs): 
  * the value. Unknown values (preview) are skipped. Exported for programs that validate their own
  * sources (see examples/catalog-from-yaml) before declaring resources.
  */
-export function productInputFailures(news: Record<string, unknown>): CheckFailure[] {
+export function productInputFailures(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
   const failures = new Failures();
   const fields = UpdateProductSchema.shape;
   checkKnownKeys(failures, "Product", news, INPUT_KEYS, OUTPUT_ONLY);
@@ -90,12 +102,12 @@ export function productInputFailures(news: Record<string, unknown>): CheckFailur
   return failures.list;
 }
 
-export const check = userFacing(async (_olds: unknown, news: Record<string, unknown>) => {
+async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings(); // a missing token or base URL fails the preview here, before any request
   return { inputs: cleanInputs<ProductInputs>(news, INPUT_KEYS), failures: productInputFailures(news) };
-});
+}
 
-export const diff = userFacing(async (id: string, olds: ProductOutputs, news: Record<string, unknown>) => {
+async function diff(id: string, olds: ProductOutputs, news: ProductInputs) {
   const desired = cleanInputs<ProductInputs>(news, INPUT_KEYS);
   const replaces: string[] = [];
   if (desired.projectId !== olds.projectId) replaces.push("projectId");
@@ -106,11 +118,11 @@ export const diff = userFacing(async (id: string, olds: ProductOutputs, news: Re
     || (desired.onDelete ?? "archive") !== olds.onDelete
     || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces };
-});
+}
 
-export async function create(inputs: ProductInputs & { __provider: string; [NAME_KEY]?: string }) {
+async function create(inputs: ProductInputs & Named) {
   const desired = cleanInputs<ProductInputs>(inputs, INPUT_KEYS);
-  if (desired.adoptId !== undefined) return adopt(desired.adoptId, desired, inputs.__provider);
+  if (desired.adoptId !== undefined) return adopt(desired.adoptId, desired);
   const client = apiClient();
   let created: Product;
   try {
@@ -122,7 +134,7 @@ export async function create(inputs: ProductInputs & { __provider: string; [NAME
       ...(desired.externalCheckoutUrl !== undefined && { externalCheckoutUrl: desired.externalCheckoutUrl }),
     });
   } catch (error) {
-    throw withRecoveryHint(withAuthHint(error));
+    throw withProductRecoveryHint(error);
   }
   logCreated("Product", created.id, desired);
   // The create body cannot carry status, so a declared status that differs needs one PATCH more.
@@ -131,14 +143,14 @@ export async function create(inputs: ProductInputs & { __provider: string; [NAME
     const record = await client.updateProduct(created.id, { status: desired.status });
     return { id: created.id, outs: outputs(record, desired) };
   } catch (error) {
-    throw partialFailure(created.id, { ...outputs(created, desired), __provider: inputs.__provider },
+    throw new PartialFailure(created.id, outputs(created, desired),
       `${label("Product", created.id, desired)} was created, but setting its status failed: ${(error as Error).message} ` +
       "The product is recorded in the stack; the next `pulumi up` sets the status with a PATCH and creates no second product.");
   }
 }
 
 /** `adoptId`: take over an existing product. One empty PATCH reads it, one more fixes what differs; no POST. */
-async function adopt(productId: string, desired: ProductInputs & Named, provider: string) {
+async function adopt(productId: string, desired: Desired) {
   const client = apiClient();
   let current: Product;
   try {
@@ -153,13 +165,13 @@ async function adopt(productId: string, desired: ProductInputs & Named, provider
     const record = await client.updateProduct(productId, patch);
     return { id: productId, outs: outputs(record, desired) };
   } catch (error) {
-    throw partialFailure(productId, { ...outputs(current, desired), __provider: provider },
+    throw new PartialFailure(productId, outputs(current, desired),
       `${label("Product", productId, desired)} was adopted, but updating ${Object.keys(patch).join(", ")} failed: ${(error as Error).message} ` +
       "It is recorded in the stack; the next `pulumi up` retries the PATCH.");
   }
 }
 
-export async function update(id: string, olds: ProductOutputs, news: Record<string, unknown>) {
+async function update(id: string, olds: ProductOutputs, news: ProductInputs) {
   const desired = cleanInputs<ProductInputs>(news, INPUT_KEYS);
   const patch = buildProductPatch(olds, desired);
   // Nothing the API holds changed (e.g. only onDelete): record the new inputs without a request.
@@ -178,7 +190,7 @@ let warnedNoRefresh = false;
  * The API has no GET for products; an empty PATCH returns the record and changes nothing. Returns
  * the live values under the input names too, so the engine can show which field drifted.
  */
-export const read = userFacing(async (id: string, props: ProductOutputs) => {
+async function read(id: string, props: ProductOutputs) {
   if (!currentSettings().productRefresh) {
     if (!warnedNoRefresh) {
       warnedNoRefresh = true;
@@ -194,19 +206,19 @@ export const read = userFacing(async (id: string, props: ProductOutputs) => {
     throw withAuthHint(error);
   }
   // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
-  const stored: ProductInputs = {
+  const stored: Desired = {
     projectId: props.projectId, title: record.title, onDelete: props.onDelete,
     ...(props.adoptId !== undefined && { adoptId: props.adoptId }),
   };
   const refreshed = { ...outputs(record, { ...stored, ...named(props) }), [DECLARED]: props[DECLARED] };
   return { id, props: refreshed, inputs: refreshedInputs(props[DECLARED], { ...record, ...stored }, NULLABLE) };
-});
+}
 
 /**
  * `archive` always sends the PATCH, whatever the state says: the product may have been
  * re-activated behind Pulumi's back, and archiving an archived product changes nothing.
  */
-const remove = userFacing(async (id: string, props: ProductOutputs): Promise<void> => {
+async function remove(id: string, props: ProductOutputs): Promise<void> {
   const name = label("Product", id, props);
   if (props.onDelete === "retain") {
     info(`${name}: nothing sent (onDelete: retain); it stays on the service as it is and is no longer managed by this stack.`);
@@ -219,10 +231,9 @@ const remove = userFacing(async (id: string, props: ProductOutputs): Promise<voi
     if (!isNotFound(error)) throw withAuthHint(error);
     info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
-});
-export { remove as delete };
+}
 
-function outputs(record: LiveFields & Pick<Product, "type">, desired: ProductInputs & Named): ProductOutputs {
+function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): ProductOutputs {
   return {
     projectId: desired.projectId,
     title: record.title,
@@ -238,11 +249,4 @@ function outputs(record: LiveFields & Pick<Product, "type">, desired: ProductInp
   };
 }
 
-/** A create that may have reached the service: say how to finish without a duplicate. */
-function withRecoveryHint(error: unknown): unknown {
-  if (!(error as { mayHaveSucceeded?: boolean }).mayHaveSucceeded) return error;
-  return withHint(error, "To take over a product that was created anyway instead of creating a second one, " +
-    "find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \"<name>\" <id>`), " +
-    "or in the service's UI (the API cannot list products) — and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again. " +
-    "See docs/recovery.md in pulumi-serviceapi.");
-}
+export const product: Lifecycle<ProductInputs & Named, ProductOutputs> = { check, diff, create, read, update, remove };

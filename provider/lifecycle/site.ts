@@ -1,6 +1,6 @@
 /**
- * The dynamic provider behind `Site` (`site.ts`): a site is never created or deleted through the
- * API, only renamed, so "create" adopts an existing site and "delete" gives it its name back.
+ * `Site`: a site is never created or deleted through the API, only renamed, so "create" takes over
+ * an existing site and "delete" gives it its name back.
  *
  * The API has no GET for one site: finding a site means listing its project. Listings are shared
  * per project for the life of the provider process (one `pulumi` command), so N sites in a
@@ -8,23 +8,29 @@
  */
 import type { Site } from "../client";
 import { requireId } from "../omitted-id";
-import { UpdateSiteBody, uuid } from "../client/schemas";
+import { UpdateSiteBody, uuid } from "../contract/schemas";
 import { Failures, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
-import {
-  DECLARED, NAME_KEY, apiClient, cleanInputs, currentSettings, declaredKeys, info, label, named, refreshedInputs, warn, type Named,
-} from "./common";
-import { isNotFound, userFacing, withAuthHint } from "./errors";
+import { isNotFound, withAuthHint } from "./errors";
+import { info, label, warn } from "./messages";
+import { apiClient, currentSettings } from "./service";
+import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
+import type { Lifecycle } from "./types";
 
-export { configure } from "./common";
-
+/** What a program declares for a site (`SiteArgs` is this with `Input<…>` values). */
 export interface SiteInputs {
+  /** The project the site is in. Changing it replaces the resource. */
   projectId: string;
+  /** The site to manage (see `getSite`). Changing it replaces the resource. */
   siteId: string;
+  /** 1 to 255 characters. Updated in place. */
   name: string;
+  /** Give the site its original name back on delete. Default true. */
   restoreNameOnDelete?: boolean;
 }
 
-export interface SiteOutputs {
+type Desired = Stored<SiteInputs> & Named;
+
+export interface SiteOutputs extends Named {
   projectId: string;
   siteId: string;
   name: string;
@@ -34,7 +40,6 @@ export interface SiteOutputs {
   originalName: string | null;
   restoreNameOnDelete: boolean;
   [DECLARED]: string[];
-  [NAME_KEY]?: string;
 }
 
 const INPUT_KEYS = ["projectId", "siteId", "name", "restoreNameOnDelete"] as const;
@@ -89,7 +94,7 @@ async function rename(projectId: string, siteId: string, name: string): Promise<
   return site;
 }
 
-export const check = userFacing(async (_olds: unknown, news: Record<string, unknown>) => {
+async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
   const failures = new Failures();
   checkKnownKeys(failures, "Site", news, INPUT_KEYS, OUTPUT_ONLY);
@@ -98,9 +103,9 @@ export const check = userFacing(async (_olds: unknown, news: Record<string, unkn
   checkRequired(failures, "name", UpdateSiteBody.shape.name, news.name);
   checkOneOf(failures, "restoreNameOnDelete", [true, false], news.restoreNameOnDelete);
   return { inputs: cleanInputs<SiteInputs>(news, INPUT_KEYS), failures: failures.list };
-});
+}
 
-export const diff = userFacing(async (_id: string, olds: SiteOutputs, news: Record<string, unknown>) => {
+async function diff(_id: string, olds: SiteOutputs, news: SiteInputs) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   const replaces = (["projectId", "siteId"] as const).filter((k) => desired[k] !== olds[k]);
   const changes = replaces.length > 0
@@ -108,9 +113,9 @@ export const diff = userFacing(async (_id: string, olds: SiteOutputs, news: Reco
     || (desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete
     || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces };
-});
+}
 
-export async function create(inputs: SiteInputs & Named) {
+async function create(inputs: SiteInputs & Named) {
   const desired = cleanInputs<SiteInputs>(inputs, INPUT_KEYS);
   const { site, count } = await findSite(desired.projectId, desired.siteId);
   if (!site) {
@@ -122,7 +127,7 @@ export async function create(inputs: SiteInputs & Named) {
   return { id: site.id, outs: outputs(current, desired, originalName) };
 }
 
-export async function update(id: string, olds: SiteOutputs, news: Record<string, unknown>) {
+async function update(id: string, olds: SiteOutputs, news: SiteInputs) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   // Only restoreNameOnDelete changed: record it without a request.
   if (desired.name === olds.name) {
@@ -133,20 +138,20 @@ export async function update(id: string, olds: SiteOutputs, news: Record<string,
 }
 
 /** Drift in `name` (and a vanished site) from the shared per-project listing. */
-export const read = userFacing(async (id: string, props: SiteOutputs) => {
+async function read(id: string, props: SiteOutputs) {
   const { site } = await findSite(props.projectId, props.siteId ?? id);
   if (!site) return {};
   const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
-  const refreshed = { ...outputs(site, stored as SiteInputs, props.originalName), [DECLARED]: props[DECLARED] };
+  const refreshed = { ...outputs(site, stored as Desired, props.originalName), [DECLARED]: props[DECLARED] };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
-});
+}
 
 /**
  * Gives the site its original name back, judged by the live record (from the shared listing), not
  * by the state: the site may have been renamed behind Pulumi's back since the last refresh.
  */
-const remove = userFacing(async (id: string, props: SiteOutputs): Promise<void> => {
+async function remove(id: string, props: SiteOutputs): Promise<void> {
   const name = label("Site", id, props);
   if (props.restoreNameOnDelete === false) {
     info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
@@ -172,10 +177,9 @@ const remove = userFacing(async (id: string, props: SiteOutputs): Promise<void> 
     if (!isNotFound(error)) throw error;
     info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
-});
-export { remove as delete };
+}
 
-function outputs(site: Site, desired: SiteInputs & Named, originalName: string | null): SiteOutputs {
+function outputs(site: Site, desired: Desired, originalName: string | null): SiteOutputs {
   return {
     projectId: desired.projectId,
     siteId: desired.siteId ?? site.id,
@@ -188,3 +192,5 @@ function outputs(site: Site, desired: SiteInputs & Named, originalName: string |
     ...named(desired),
   };
 }
+
+export const site: Lifecycle<SiteInputs & Named, SiteOutputs> = { check, diff, create, read, update, remove };

@@ -1,40 +1,47 @@
 /**
- * The dynamic provider behind `Task` (`task.ts`). The API can create a task and nothing else: no
+ * `Task`: a scheduled prompt. The API can create a task and nothing else: no
  * read, no update, no delete. So every input change is a replacement (a new task), refresh keeps
  * the stored state, and delete only forgets the task — which keeps running on the service. Both
  * the replacement (at preview and up) and the delete say so, naming the task id.
  */
 import type { Task } from "../client";
-import { CreateTaskBody, uuid } from "../client/schemas";
-import { nextRun, validateRecurrence } from "../client/rrule";
+import { CreateTaskBody, uuid } from "../contract/schemas";
+import { nextRun, validateRecurrence } from "../contract/rrule";
 import { requireId } from "../omitted-id";
-import { Failures, checkField, checkKnownKeys, checkRequired } from "./checks";
-import { NAME_KEY, UNKNOWN, apiClient, cleanInputs, currentSettings, label, logCreated, warn, type Named } from "./common";
-import { userFacing, withAuthHint, withHint } from "./errors";
+import { Failures, UNKNOWN, checkField, checkKnownKeys, checkRequired } from "./checks";
+import { withTaskRecoveryHint } from "./errors";
+import { label, logCreated, warn } from "./messages";
+import { apiClient, currentSettings } from "./service";
+import { NAME_KEY, cleanInputs, type Named } from "./stored-state";
+import type { Lifecycle } from "./types";
 
-export { configure } from "./common";
-
+/** What a program declares for a task (`TaskArgs` is this with `Input<…>` values). Every change replaces the task. */
 export interface TaskInputs {
   projectId: string;
+  /** Not empty. */
   title: string;
+  /** Not empty. */
   prompt: string;
+  /** RFC 3339 date-time with an offset, e.g. `2026-12-01T09:00:00Z`: the first run. */
   scheduledAt: string;
+  /** An RFC 5545 recurrence rule such as `FREQ=WEEKLY;BYDAY=MO`; checked before any request. */
   rrule?: string;
   emoji?: string;
 }
 
 export interface TaskOutputs extends TaskInputs, Named {
+  /** When the service will run the task next, as it reported at create. */
   nextRunAt: string | null;
   createdAt: string | null;
   updatedAt: string | null;
 }
 
-export const TASK_INPUT_KEYS = ["projectId", "title", "prompt", "scheduledAt", "rrule", "emoji"] as const;
+const TASK_INPUT_KEYS = ["projectId", "title", "prompt", "scheduledAt", "rrule", "emoji"] as const;
 const OUTPUT_ONLY = ["nextRunAt", "createdAt", "updatedAt"] as const;
 /** Every property of the resource, for the resource class. */
 export const TASK_OUTPUTS = [...TASK_INPUT_KEYS, ...OUTPUT_ONLY] as const;
 
-export const check = userFacing(async (olds: Record<string, unknown>, news: Record<string, unknown>) => {
+async function check(olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
   const failures = new Failures();
   const fields = CreateTaskBody.shape;
@@ -47,7 +54,7 @@ export const check = userFacing(async (olds: Record<string, unknown>, news: Reco
   checkField(failures, "rrule", fields.rrule, news.rrule);
   if (failures.list.length === 0 && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
   return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
-});
+}
 
 /**
  * Every change replaces a task, so a task is created when there is no old one or any input
@@ -74,7 +81,7 @@ function checkSchedule(failures: Failures, scheduledAt: unknown, rrule: unknown)
 }
 
 /** Any change replaces the task; the old one cannot be removed from the service, so say which. */
-export const diff = userFacing(async (id: string, olds: TaskOutputs, news: Record<string, unknown>) => {
+async function diff(id: string, olds: TaskOutputs, news: TaskInputs) {
   const desired = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS);
   const replaces = TASK_INPUT_KEYS.filter((k) => desired[k] !== olds[k]);
   if (replaces.length > 0) {
@@ -82,18 +89,16 @@ export const diff = userFacing(async (id: string, olds: TaskOutputs, news: Recor
       `or deleted through the API: task ${id} keeps running on the service beside the new task.`);
   }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
-});
+}
 
-export async function create(inputs: TaskInputs & Named) {
+async function create(inputs: TaskInputs & Named) {
   const desired = cleanInputs<TaskInputs>(inputs, TASK_INPUT_KEYS);
   const { [NAME_KEY]: _name, ...body } = desired;
   let task: Task;
   try {
     task = await apiClient().createTask(body);
   } catch (error) {
-    if (!(error as { mayHaveSucceeded?: boolean }).mayHaveSucceeded) throw withAuthHint(error);
-    throw withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
-      "declares before running `pulumi up` again, which would create another one.");
+    throw withTaskRecoveryHint(error);
   }
   const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
     "but it was created: check the service before running `pulumi up` again, which would create another one.");
@@ -102,20 +107,19 @@ export async function create(inputs: TaskInputs & Named) {
 }
 
 /** Never reached through `diff` (every change replaces); kept so a forced update cannot erase the outputs. */
-export async function update(_id: string, olds: TaskOutputs) {
+async function update(_id: string, olds: TaskOutputs) {
   return { outs: olds };
 }
 
 /** The API cannot read a task: the stored state is the best knowledge there is. */
-export async function read(id: string, props: TaskOutputs) {
+async function read(id: string, props: TaskOutputs) {
   return { id, props };
 }
 
-const remove = userFacing(async (id: string, props: TaskOutputs): Promise<void> => {
+async function remove(id: string, props: TaskOutputs): Promise<void> {
   warn(`${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
     "it keeps running on the service; remove it there if it should stop.");
-});
-export { remove as delete };
+}
 
 function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
   // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
@@ -126,3 +130,5 @@ function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
     updatedAt: task.updatedAt ?? null,
   };
 }
+
+export const task: Lifecycle<TaskInputs & Named, TaskOutputs> = { check, diff, create, read, update, remove };

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, type FailedRun, type ProgramSpec } from "./harness";
+import { ENGINE_TIMEOUT_MS, expectFailure, type FailedRun, type ProgramSpec } from "../../scripts/engine/driver";
 
 /** Three products whose projectId comes from the failing lookup, as a user wires them. */
 function lookupFeedingThree(projectName: string): ProgramSpec {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli } from "./harness";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

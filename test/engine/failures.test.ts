@@ -8,7 +8,7 @@ import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "./harness";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -25,7 +25,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const site = sim.seed.sites.find((s) => s.projectId === project)!;
     // The engine stops a preview at the first resource that fails its check, so one kind at a time.
     await engine.setSpec({
-      products: { big: { projectId: project, title: "x".repeat(1025), status: "published", externalCheckoutUrl: "not a url" } },
+      products: { big: { projectId: project, title: "x".repeat(1025), status: "published" as "active", externalCheckoutUrl: "not a url" } },
     });
     let text = (await expectFailure(engine.preview())).text;
     // The field and the limit, never the value (any input may be a secret).
@@ -134,7 +134,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
 
   it("a 429 storm during up: every resource lands exactly once", async () => {
     const engine = await newStack();
-    const products = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" }]));
+    const products = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" as const }]));
     await engine.setSpec({ products });
     const before = sim.counts().products;
     sim.setRateLimit({ limit: 4, windowMs: 500 });

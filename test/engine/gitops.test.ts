@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "./harness";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../../scripts/engine/driver";
 
 const WORKFLOW = join(REPO, "examples", "github-actions", "pulumi.yml");
 const workflowText = readFileSync(WORKFLOW, "utf8");

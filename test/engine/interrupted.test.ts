@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, type ProgramSpec } from "./harness";
+import { ENGINE_TIMEOUT_MS, type ProgramSpec } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 const CREATED = /serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g;

@@ -8,7 +8,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "./harness";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 

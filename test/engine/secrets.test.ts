@@ -11,7 +11,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, stackPerTest } from "./suite";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "./harness";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 

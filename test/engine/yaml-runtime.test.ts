@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO } from "./harness";
+import { ENGINE_TIMEOUT_MS, REPO } from "../../scripts/engine/driver";
 
 describe("Pulumi YAML runtime", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const { newStack } = engineSuite();

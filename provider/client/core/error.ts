@@ -3,9 +3,10 @@
  * reported are `ApiError`s (one subclass per status family) built from the error envelope. All
  * message text lives here.
  */
-import type { ErrorEnvelope, HttpMethod } from "../schemas";
+import { formatIssues, type ErrorIssue } from "../../contract/issues";
+import type { ErrorEnvelope, HttpMethod } from "../../contract/schemas";
 
-export type ErrorIssue = { path: string; message: string };
+export type { ErrorIssue };
 
 export class ServiceApiError extends Error {
   /** Stable, machine-readable code. For an `ApiError` it is the envelope's `error.code`. */
@@ -31,11 +32,11 @@ export class ServiceApiError extends Error {
 
 export const MAY_HAVE_CREATED =
   "The request was not retried because the record may have been created: check for it before creating it again.";
-export const MAY_HAVE_UPDATED =
+const MAY_HAVE_UPDATED =
   "The update may have been applied: read the record again before relying on its state.";
 
 /** What a caller should know when the outcome is unknown, by method. */
-export function outcomeNote(method: HttpMethod): string {
+function outcomeNote(method: HttpMethod): string {
   return method === "POST" ? MAY_HAVE_CREATED : MAY_HAVE_UPDATED;
 }
 
@@ -201,10 +202,6 @@ export class ConfigError extends ServiceApiError {
   constructor(message: string) {
     super("SERVICEAPI_CONFIG", message);
   }
-}
-
-export function formatIssues(issues: ErrorIssue[]): string {
-  return issues.map((i) => (i.path ? `${i.path} ${i.message}` : i.message)).join("; ");
 }
 
 function withOutcome(message: string, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod }): string {

@@ -25,12 +25,15 @@ import { request, type Dispatcher } from "undici";
 import type { z } from "zod";
 import type { LogEvent, RequestOptions, ResolvedConfig, RetryPolicy } from "../config";
 import { checkNumber } from "../config";
-import { ErrorEnvelope, OPERATIONS, type HttpMethod, type OperationName } from "../schemas";
+import { ErrorEnvelope, OPERATIONS, type HttpMethod, type OperationName } from "../../contract/schemas";
 import {
   AbortError, ApiError, ClientUsageError, ConnectionError, GIVE_UP, ResponseTooLargeError, ResponseValidationError,
   TimeoutError, type ApiErrorInit,
 } from "./error";
+import { backoffDelay, parseRetryAfter } from "./backoff";
 import { RateLimitPacer, type PaceTicket } from "./rate-limit-pacer";
+import { Redactor } from "./redact";
+import { classifyTransportError } from "./transport-errors";
 import { parseResponse } from "./validation";
 
 export interface CallInput {
@@ -45,26 +48,12 @@ interface RawResponse {
   text: string;
 }
 
-/** Transport error codes proving that no byte of the request reached the server. */
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "UND_ERR_CONNECT_TIMEOUT",
-]);
-/** Transport error codes after which the request may or may not have been processed. */
-const MAYBE_SENT_CODES = new Set([
-  "ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
-]);
-/** Errors undici raises before sending, caused by how the client is used. */
-const USAGE_CODES: Record<string, string> = {
-  UND_ERR_DESTROYED: "the client is closed; create a new ServiceApiClient",
-  UND_ERR_CLOSED: "the client is closed; create a new ServiceApiClient",
-  UND_ERR_INVALID_ARG: "undici refused an argument",
-  UND_ERR_NOT_SUPPORTED: "undici does not support this request",
-  ERR_INVALID_CHAR: "a header has an invalid character",
-  ERR_INVALID_ARG_TYPE: "an argument has the wrong type",
-  ERR_INVALID_ARG_VALUE: "an argument has an invalid value",
-  ERR_HTTP_INVALID_HEADER_VALUE: "a header has an invalid value",
-  ERR_INVALID_HTTP_TOKEN: "a header name is invalid",
-};
+export interface TransportOptions {
+  config: ResolvedConfig;
+  dispatcher: Dispatcher;
+  logger?: ((event: LogEvent) => void) | undefined;
+  userAgent: string;
+}
 
 export class Transport {
   readonly #config: ResolvedConfig;
@@ -74,12 +63,12 @@ export class Transport {
   readonly #pacer = new RateLimitPacer();
   readonly #redactor: Redactor;
 
-  constructor(config: ResolvedConfig, dispatcher: Dispatcher, logger: ((event: LogEvent) => void) | undefined, userAgent: string) {
-    this.#config = config;
-    this.#dispatcher = dispatcher;
-    this.#logger = logger;
-    this.#userAgent = userAgent;
-    this.#redactor = new Redactor(config.token);
+  constructor(options: TransportOptions) {
+    this.#config = options.config;
+    this.#dispatcher = options.dispatcher;
+    this.#logger = options.logger;
+    this.#userAgent = options.userAgent;
+    this.#redactor = new Redactor(options.config.token);
   }
 
   /** Replaces every form of the token (raw, JSON-escaped, URL-encoded) in text bound for an error or a log. */
@@ -301,72 +290,9 @@ type SendOutcome =
   | { kind: "aborted"; sent: boolean }
   | { kind: "failed"; error: unknown };
 
-type TransportFailure =
-  | { kind: "not-sent" | "maybe-sent" | "unknown"; detail: string }
-  | { kind: "usage"; detail: string };
-
-function classifyTransportError(err: unknown): TransportFailure {
-  const detail = describeError(err);
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code !== "string") continue;
-    if (NOT_SENT_CODES.has(code)) return { kind: "not-sent", detail };
-    if (MAYBE_SENT_CODES.has(code)) return { kind: "maybe-sent", detail };
-    if (USAGE_CODES[code]) return { kind: "usage", detail: `${USAGE_CODES[code]} (${code}: ${(e as Error).message})` };
-  }
-  return { kind: "unknown", detail };
-}
-
-function describeError(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    parts.push(typeof code === "string" ? `${e.message} (${code})` : e.message);
-  }
-  return parts.length > 0 ? parts.join(": ") : String(err);
-}
-
 /** Statuses after which the server may have processed the request (unsafe to repeat a POST). */
 function isAmbiguousStatus(status: number): boolean {
   return status === 500 || status === 502 || status === 504;
-}
-
-/**
- * Reads `Retry-After` as delta-seconds or an HTTP date. Returns milliseconds, or undefined when the
- * header is absent or unreadable (the caller then falls back to backoff).
- */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/[a-z]/i.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
-/** Exponential backoff with "equal jitter": half fixed, half random, so retries spread out. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retry);
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/** The token in every form a server could echo it back in. Tokens are ≥ 8 visible ASCII characters. */
-class Redactor {
-  readonly #forms: string[];
-
-  constructor(token: string) {
-    const json = JSON.stringify(token).slice(1, -1);
-    const forms = new Set([token, json, json.replaceAll("/", "\\/"), encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
-    // Longest first, so a form containing another is replaced whole.
-    this.#forms = [...forms].sort((a, b) => b.length - a.length);
-  }
-
-  redact(text: string): string {
-    let out = text;
-    for (const form of this.#forms) out = out.split(form).join("[REDACTED]");
-    return out;
-  }
 }
 
 /** Drops a body we will not read; the connection closes instead of carrying an unread response. */

@@ -44,7 +44,7 @@ export type OperationName = keyof typeof OPERATIONS;
 // ---- Building blocks ----
 
 /** Length in characters (Unicode code points), which is what the spec's limits count. */
-export function charLength(value: string): number {
+function charLength(value: string): number {
   let count = 0;
   for (const _ of value) count++;
   return count;
@@ -87,7 +87,7 @@ const uri = text().refine((value) => isAbsoluteUri(value), {
 
 export const PRODUCT_STATUSES = ["active", "archived", "draft"] as const;
 /** The statuses a request may send (strict). */
-export const productStatus = z.enum(PRODUCT_STATUSES, { error: `must be one of ${PRODUCT_STATUSES.join(", ")}` });
+const productStatus = z.enum(PRODUCT_STATUSES, { error: `must be one of ${PRODUCT_STATUSES.join(", ")}` });
 export type KnownProductStatus = (typeof PRODUCT_STATUSES)[number];
 /**
  * A status as a response may carry it: one of the three known values, or a value a newer server

@@ -1,7 +1,8 @@
 /**
- * Drives the real Pulumi CLI (through the Automation API) against a simulator: one program
- * (`test/engine/program`), one stack per scenario, a local file backend and PULUMI_HOME in a
- * scratch folder, update checks and plugin downloads off.
+ * Drives the real Pulumi CLI (through the Automation API) against a simulator, for the engine
+ * tests, the demo and the bench: a program (by default `program/` here, which declares whatever
+ * its `engine:spec` config says), one stack per scenario, a local file backend and PULUMI_HOME in a
+ * scratch folder, update checks and plugin downloads off, and what went over the wire.
  *
  * The program runs from a copy under `<repo>/.engine-work/`, so `pulumi-serviceapi` resolves to
  * the packed copy `scripts/install-self.sh` put in the repo's node_modules — the form users
@@ -14,10 +15,11 @@ import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
 } from "@pulumi/pulumi/automation";
 import type { Simulator } from "../../simulator";
+import type { ProductInputs } from "../../provider/lifecycle/product";
 import type { SiteInputs } from "../../provider/lifecycle/site";
 import type { TaskInputs } from "../../provider/lifecycle/task";
 
-/** The repository root, found from this file whether it runs from test/ (vitest) or dist/test/ (bench). */
+/** The repository root, found from this file whether it runs from scripts/ (vitest) or dist/scripts/ (demo, bench). */
 export const REPO = findRepo(__dirname);
 const WORK = join(REPO, ".engine-work");
 /** Engine tests wait on several CLI runs; this bounds one scenario, not one run. */
@@ -47,16 +49,8 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
   return command;
 }
 
-export interface ProductSpec {
-  projectId: string;
-  title: string;
-  description?: string | null;
-  slug?: string | null;
-  status?: string;
-  externalCheckoutUrl?: string | null;
-  onDelete?: string;
-  adoptId?: string;
-}
+/** What the engine-test program declares: the lifecycle's own input shapes, one source for each. */
+export type ProductSpec = ProductInputs;
 export type SiteSpec = SiteInputs;
 export type TaskSpec = TaskInputs;
 export interface ProgramSpec {
@@ -109,7 +103,7 @@ export class EngineStack {
       // Run the project where it is (e.g. the repo root's Pulumi.yaml); only state goes to scratch.
       dir = options.program;
     } else {
-      const source = options.program ?? join(REPO, "test", "engine", "program");
+      const source = options.program ?? join(REPO, "scripts", "engine", "program");
       cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
       // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
       mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
@@ -301,6 +295,14 @@ export function steps(events: EngineEvent[]): string[] {
 /** The simulator's request log as `METHOD path body` lines — what went over the wire. */
 export function wire(sim: Simulator): { operation: string | null; method: string; path: string; body: unknown }[] {
   return sim.requests().filter((r) => r.operation !== null).map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
+}
+
+/** The requests the simulator saw, as "N (operation ×n, …)" in operation order, or "0". */
+export function requestSummary(sim: Simulator): string {
+  const counts = new Map<string, number>();
+  for (const c of wire(sim)) counts.set(c.operation!, (counts.get(c.operation!) ?? 0) + 1);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return total === 0 ? "0" : `${total} (${[...counts].sort().map(([op, n]) => `${op} ×${n}`).join(", ")})`;
 }
 
 function shellQuote(text: string): string {

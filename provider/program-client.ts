@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ServiceApiClient } from "./client";
+import { LookupError } from "./lookups";
 import { readSettings } from "./settings";
 import { warnIfTokenNotSecret } from "./token-warning";
 
@@ -36,7 +37,7 @@ export async function withProgramClient<T>(fn: string, use: (client: ServiceApiC
   try {
     return await use(client);
   } catch (error) {
-    if (error instanceof DataSourceError) throw error;
+    if (error instanceof LookupError) throw new DataSourceError(error.message);
     throw new DataSourceError(`${fn}: ${(error as Error).message}`);
   } finally {
     await client.close();
@@ -63,36 +64,4 @@ function dependencyIds(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulu
   return list
     .filter((r): r is pulumi.Resource => pulumi.Resource.isInstance(r))
     .map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn));
-}
-
-/** How a lookup reads in a message, e.g. `["is named \"Shop\"", "are named \"Shop\""]`. */
-export type Criterion = readonly [singular: string, plural: string];
-
-/** `"Shop"`, or a placeholder when the argument is a secret (no message quotes a secret). */
-export function quoted(value: string, secret: boolean): string {
-  return secret ? "(the secret value given)" : JSON.stringify(value);
-}
-
-const SHOWN_CANDIDATES = 5;
-
-/**
- * The one record matching a lookup, or an error that says whether there were none or several,
- * listing up to five of the candidates so the user can pick one.
- */
-export function exactlyOne<T>(
-  fn: string, noun: readonly [string, string], criterion: Criterion, matches: T[], all: T[], show: (record: T) => string,
-  hint: { none: string; several: string },
-): T {
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    const listed = all.length === 0 ? `the token can see no ${noun[1]} here`
-      : `the ${all.length} listed ${all.length === 1 ? `${noun[0]} is` : `${noun[1]} are`}: ${candidates(all, show)}`;
-    throw new DataSourceError(`${fn}: no ${noun[0]} ${criterion[0]}; ${listed}. ${hint.none}`);
-  }
-  throw new DataSourceError(`${fn}: ${matches.length} ${noun[1]} ${criterion[1]}: ${candidates(matches, show)}. ${hint.several}`);
-}
-
-function candidates<T>(records: T[], show: (record: T) => string): string {
-  const shown = records.slice(0, SHOWN_CANDIDATES).map(show).join(", ");
-  return records.length > SHOWN_CANDIDATES ? `${shown}, and ${records.length - SHOWN_CANDIDATES} more` : shown;
 }

@@ -3,7 +3,7 @@
  * Used by the dynamic providers (`configure()`, in the provider process) and by the data sources
  * (`pulumi.Config`, in the program process), so both read the same keys the same way.
  */
-import { ConfigError, type ClientOptions, type NUMERIC_OPTIONS } from "./client";
+import { ConfigError, NUMERIC_OPTIONS, type ClientOptions } from "./client";
 import { checkNumber } from "./client/config";
 
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
@@ -12,8 +12,38 @@ const NUMERIC_KEYS = [
   "maxRateLimitRetries", "minRateLimitDelayMs",
 ] as const satisfies readonly (keyof typeof NUMERIC_OPTIONS)[];
 
+const NUMERIC_DESCRIPTIONS: Record<(typeof NUMERIC_KEYS)[number], string> = {
+  timeoutMs: "Per-attempt timeout covering the whole response, in ms.",
+  maxRetries: "Retries after the first attempt for 5xx, timeouts and dropped connections.",
+  initialRetryDelayMs: "First backoff delay in ms (doubles per retry, jittered).",
+  maxRetryDelayMs: "Largest backoff delay in ms.",
+  maxRetryAfterMs: "Longest single Retry-After (429 or 503) honoured, in ms; a longer one fails the call at once.",
+  rateLimitBudgetMs: "Total time one call may spend waiting on 429 responses, in ms.",
+  maxRateLimitRetries: "Retries of one call answered 429.",
+  minRateLimitDelayMs: "Least wait between attempts after a 429, in ms, whatever Retry-After says.",
+};
+
 /** Messages name a setting as the user sets it here: `serviceapi:maxRetryAfterMs`, not the client's option name. */
 const NUMERIC_LABELS = Object.fromEntries(NUMERIC_KEYS.map((key) => [key, `serviceapi:${key}`]));
+
+/**
+ * Every `serviceapi:*` setting, as the plugin schema and the docs describe it. Numeric settings take
+ * their default and range from the client's `NUMERIC_OPTIONS`.
+ */
+export const SETTINGS: Record<string, { type: "string" | "boolean" | "integer"; secret?: boolean; env?: string; description: string }> = {
+  token: { type: "string", secret: true, env: "SERVICEAPI_TOKEN",
+    description: "The API bearer token, at least 8 printable ASCII characters. Prefer SERVICEAPI_TOKEN in the environment: it then appears in no state or log." },
+  baseUrl: { type: "string", env: "SERVICEAPI_BASE_URL",
+    description: "Origin of the /v1/... operations: https://, or http:// on loopback only." },
+  publicBaseUrl: { type: "string", env: "SERVICEAPI_PUBLIC_BASE_URL",
+    description: "Origin of the /api/v1/public/... operations. Default: baseUrl." },
+  productRefresh: { type: "boolean",
+    description: "Read products at refresh with an empty PATCH (default true); false keeps the stored state, so drift in products is not seen." },
+  ...Object.fromEntries(NUMERIC_KEYS.map((key) => {
+    const { default: fallback, min, max } = NUMERIC_OPTIONS[key];
+    return [key, { type: "integer" as const, description: `${NUMERIC_DESCRIPTIONS[key]} Default ${fallback}; ${min} to ${max}.` }];
+  })),
+};
 
 export interface ProviderSettings {
   client: ClientOptions;

@@ -13,6 +13,7 @@ import type { z } from "zod";
 import { parseWithIssues } from "../contract/issues";
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import { ILL_FORMED } from "../unicode-guard";
+import type { InputField, ResourceFields } from "./fields";
 
 /** How a value not known yet (during preview) reaches a provider: Pulumi's own sentinel string. */
 export const UNKNOWN: string = unknownValue;
@@ -58,7 +59,7 @@ function controlCharacter(failures: Failures, field: string, value: unknown): bo
 }
 
 /** Checks one input against the schema the client will send it with. `undefined` passes (see `required`). */
-export function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
+function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
   if (value === undefined || unknown(value)) return;
   if (illFormed(failures, field, value) || controlCharacter(failures, field, value)) return;
   const result = parseWithIssues(schema, value);
@@ -66,19 +67,21 @@ export function checkField(failures: Failures, field: string, schema: z.ZodType,
   for (const issue of result.issues) failures.add(field, `${issue.message}${hint}`);
 }
 
-/** A required input: missing or `null` is one failure, and the field's other checks are skipped. */
-export function checkRequired(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
-  if (value === undefined || value === null) {
-    failures.add(field, "is required");
-    return;
-  }
-  checkField(failures, field, schema, value, hint);
-}
-
-export function checkOneOf(failures: Failures, field: string, allowed: readonly unknown[], value: unknown): void {
+function checkOneOf(failures: Failures, field: string, allowed: readonly unknown[], value: unknown): void {
   if (value === undefined || unknown(value) || allowed.includes(value)) return;
   if (illFormed(failures, field, value)) return;
   failures.add(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
+}
+
+/** Every check a resource's field table asks for, in the table's order, after the unknown-key check. */
+export function checkInputs<I>(failures: Failures, fields: ResourceFields<I>, news: Record<string, unknown>): void {
+  checkKnownKeys(failures, fields.resource, news, Object.keys(fields.inputs), Object.keys(fields.outputs));
+  for (const [name, field] of Object.entries(fields.inputs) as [string, InputField][]) {
+    const value = news[name];
+    if (field.required && (value === undefined || value === null)) failures.add(name, "is required");
+    else if (field.oneOf) checkOneOf(failures, name, field.oneOf, value);
+    else checkField(failures, name, field.schema, value, field.hint);
+  }
 }
 
 /**
@@ -86,7 +89,7 @@ export function checkOneOf(failures: Failures, field: string, allowed: readonly 
  * the service sets. JavaScript programs and spread objects (YAML, JSON) reach here unchecked by
  * TypeScript, and a dropped key would silently leave the field unmanaged.
  */
-export function checkKnownKeys(
+function checkKnownKeys(
   failures: Failures, resource: string, news: Record<string, unknown>, inputs: readonly string[], outputsOnly: readonly string[],
 ): void {
   for (const key of Object.keys(news).sort()) {

@@ -23,9 +23,21 @@ export function logCreated(type: string, id: string, props: Named): void {
 }
 
 export function info(message: string): void {
-  void log.info(`serviceapi: ${message}`);
+  sink("info", `serviceapi: ${message}`);
 }
 
 export function warn(message: string): void {
-  void log.warn(`serviceapi: ${message}`);
+  sink("warning", `serviceapi: ${message}`);
+}
+
+export type MessageSink = (severity: "info" | "warning", message: string) => void;
+
+/**
+ * Where messages go. A dynamic provider has no engine connection: Pulumi's log functions print, and
+ * the CLI shows what its plugin prints. The plugin (`native/`) sends them to the engine instead.
+ */
+let sink: MessageSink = (severity, message) => void (severity === "info" ? log.info(message) : log.warn(message));
+
+export function setMessageSink(next: MessageSink): void {
+  sink = next;
 }

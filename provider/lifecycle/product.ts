@@ -7,8 +7,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { KnownProductStatus, Product, ProductStatus, UpdateProductBody } from "../client";
-import { PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../contract/schemas";
-import { Failures, checkField, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
+import { z } from "zod";
+import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../contract/schemas";
+import { Failures, checkInputs } from "./checks";
+import { propertyNames, type ResourceFields } from "./fields";
+import { projectAndRecordId } from "./import-id";
 import { PartialFailure, isNotFound, withAuthHint, withHint, withProductRecoveryHint } from "./errors";
 import { info, label, logCreated, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
@@ -58,10 +61,36 @@ export interface ProductOutputs extends Named {
   [DECLARED]: string[];
 }
 
-const INPUT_KEYS = ["projectId", "title", "description", "slug", "status", "externalCheckoutUrl", "onDelete", "adoptId"] as const;
-const OUTPUT_ONLY = ["type"] as const;
+/** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
+  resource: "Product",
+  description: "A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. " +
+    "The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
+    title: { schema: UpdateProductSchema.shape.title, required: true,
+      description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.` },
+    description: { schema: UpdateProductSchema.shape.description,
+      description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.` },
+    slug: { schema: UpdateProductSchema.shape.slug,
+      description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.` },
+    status: { schema: UpdateProductSchema.shape.status, oneOf: PRODUCT_STATUSES,
+      description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.` },
+    externalCheckoutUrl: { schema: UpdateProductSchema.shape.externalCheckoutUrl,
+      description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it." },
+    onDelete: { schema: z.enum(ON_DELETE), oneOf: ON_DELETE,
+      description: "What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product." },
+    adoptId: { schema: uuid, hint: " (the id of an existing product to take over)",
+      description: "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource." },
+  },
+  outputs: {
+    type: { type: "string", description: "The product type, set by the service." },
+  },
+};
+
+const INPUT_KEYS = Object.keys(PRODUCT_FIELDS.inputs) as (keyof ProductInputs)[];
 /** Every property of the resource, for the resource class. */
-export const PRODUCT_OUTPUTS = [...INPUT_KEYS, ...OUTPUT_ONLY] as const;
+export const PRODUCT_OUTPUTS = propertyNames(PRODUCT_FIELDS);
 /** Fields where leaving the input out means "no value": removing one from the program sends `null`. */
 const NULLABLE = ["description", "slug", "externalCheckoutUrl"] as const;
 
@@ -89,16 +118,7 @@ export function buildProductPatch(current: LiveFields, desired: Desired): Update
  */
 export function productInputFailures(news: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
   const failures = new Failures();
-  const fields = UpdateProductSchema.shape;
-  checkKnownKeys(failures, "Product", news, INPUT_KEYS, OUTPUT_ONLY);
-  checkRequired(failures, "projectId", uuid, news.projectId);
-  checkRequired(failures, "title", fields.title, news.title);
-  checkField(failures, "description", fields.description, news.description);
-  checkField(failures, "slug", fields.slug, news.slug);
-  checkOneOf(failures, "status", PRODUCT_STATUSES, news.status);
-  checkField(failures, "externalCheckoutUrl", fields.externalCheckoutUrl, news.externalCheckoutUrl);
-  checkOneOf(failures, "onDelete", ON_DELETE, news.onDelete);
-  checkField(failures, "adoptId", uuid, news.adoptId, " (the id of an existing product to take over)");
+  checkInputs(failures, PRODUCT_FIELDS, news);
   return failures.list;
 }
 
@@ -210,8 +230,34 @@ async function read(id: string, props: ProductOutputs) {
     projectId: props.projectId, title: record.title, onDelete: props.onDelete,
     ...(props.adoptId !== undefined && { adoptId: props.adoptId }),
   };
-  const refreshed = { ...outputs(record, { ...stored, ...named(props) }), [DECLARED]: props[DECLARED] };
-  return { id, props: refreshed, inputs: refreshedInputs(props[DECLARED], { ...record, ...stored }, NULLABLE) };
+  // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
+  const declared = props[DECLARED] ?? declaredKeys(cleanInputs<ProductInputs>(props, INPUT_KEYS));
+  const refreshed = { ...outputs(record, { ...stored, ...named(props) }), [DECLARED]: declared };
+  return { id, props: refreshed, inputs: refreshedInputs(declared, { ...record, ...stored }, NULLABLE) };
+}
+
+/**
+ * Takes an existing product into the stack: its live fields become the inputs (`title`, `status`,
+ * and each nullable field that has a value), so the code `pulumi import` prints matches it.
+ */
+async function importRecord(id: string, hint: Record<string, unknown>) {
+  const { projectId, recordId } = projectAndRecordId("Product", id, hint);
+  let record: Product;
+  try {
+    record = await apiClient().updateProduct(recordId, {});
+  } catch (error) {
+    if (isNotFound(error)) throw withHint(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
+    throw withAuthHint(error);
+  }
+  const live: Desired = {
+    projectId, title: record.title,
+    ...((PRODUCT_STATUSES as readonly string[]).includes(record.status) && { status: record.status as KnownProductStatus }),
+    ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
+    ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
+    ...named(hint as Named),
+  };
+  const declared = declaredKeys(live);
+  return { id: recordId, props: { ...outputs(record, live), [DECLARED]: declared }, inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE) };
 }
 
 /**
@@ -249,4 +295,4 @@ function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): 
   };
 }
 
-export const product: Lifecycle<ProductInputs & Named, ProductOutputs> = { check, diff, create, read, update, remove };
+export const product: Lifecycle<ProductInputs & Named, ProductOutputs> = { check, diff, create, read, update, remove, importRecord };

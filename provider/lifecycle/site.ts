@@ -8,9 +8,12 @@
  */
 import type { Site } from "../client";
 import { requireId } from "../omitted-id";
-import { UpdateSiteBody, uuid } from "../contract/schemas";
-import { Failures, checkKnownKeys, checkOneOf, checkRequired } from "./checks";
+import { z } from "zod";
+import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
+import { Failures, checkInputs } from "./checks";
+import { propertyNames, type ResourceFields } from "./fields";
 import { isNotFound, withAuthHint } from "./errors";
+import { projectAndRecordId } from "./import-id";
 import { info, label, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
 import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
@@ -42,10 +45,29 @@ export interface SiteOutputs extends Named {
   [DECLARED]: string[];
 }
 
-const INPUT_KEYS = ["projectId", "siteId", "name", "restoreNameOnDelete"] as const;
-const OUTPUT_ONLY = ["subdomain", "isDefault", "originalName"] as const;
+/** The site's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const SITE_FIELDS: ResourceFields<SiteInputs> = {
+  resource: "Site",
+  description: "Takes over an existing site and manages its name. The API cannot create or delete sites: creating the resource " +
+    "renames the site, and deleting it gives the site its original name back.",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the site is in (a UUID)." },
+    siteId: { schema: uuid, required: true, replaces: true, description: "The site to manage (a UUID; see getSite)." },
+    name: { schema: UpdateSiteBody.shape.name, required: true,
+      description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.` },
+    restoreNameOnDelete: { schema: z.boolean(), oneOf: [true, false],
+      description: "Give the site its original name back on delete. Default true." },
+  },
+  outputs: {
+    subdomain: { type: "string", nullable: true, description: "The site's subdomain, as the service reports it." },
+    isDefault: { type: "boolean", nullable: true, description: "Whether it is the project's default site." },
+    originalName: { type: "string", nullable: true, description: "The name the site had before this stack took it over." },
+  },
+};
+
+const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs)[];
 /** Every property of the resource, for the resource class. */
-export const SITE_OUTPUTS = [...INPUT_KEYS, ...OUTPUT_ONLY] as const;
+export const SITE_OUTPUTS = propertyNames(SITE_FIELDS);
 
 /** projectId → the project's sites by id. A failed listing is dropped so the next call tries again. */
 const listings = new Map<string, Promise<Map<string, Site & { id: string }>>>();
@@ -97,11 +119,7 @@ async function rename(projectId: string, siteId: string, name: string): Promise<
 async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
   const failures = new Failures();
-  checkKnownKeys(failures, "Site", news, INPUT_KEYS, OUTPUT_ONLY);
-  checkRequired(failures, "projectId", uuid, news.projectId);
-  checkRequired(failures, "siteId", uuid, news.siteId);
-  checkRequired(failures, "name", UpdateSiteBody.shape.name, news.name);
-  checkOneOf(failures, "restoreNameOnDelete", [true, false], news.restoreNameOnDelete);
+  checkInputs(failures, SITE_FIELDS, news);
   return { inputs: cleanInputs<SiteInputs>(news, INPUT_KEYS), failures: failures.list };
 }
 
@@ -142,7 +160,7 @@ async function read(id: string, props: SiteOutputs) {
   const { site } = await findSite(props.projectId, props.siteId ?? id);
   if (!site) return {};
   const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
-  const refreshed = { ...outputs(site, stored as Desired, props.originalName), [DECLARED]: props[DECLARED] };
+  const refreshed = { ...outputs(site, stored as Desired, props.originalName ?? null), [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"] };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
 }
@@ -193,4 +211,20 @@ function outputs(site: Site, desired: Desired, originalName: string | null): Sit
   };
 }
 
-export const site: Lifecycle<SiteInputs & Named, SiteOutputs> = { check, diff, create, read, update, remove };
+/**
+ * Takes an existing site into the stack under its current name, which is also the name it gets
+ * back on delete (its name before someone else renamed it cannot be known).
+ */
+async function importRecord(id: string, hint: Record<string, unknown>) {
+  const { projectId, recordId } = projectAndRecordId("Site", id, hint);
+  const { site, count } = await findSite(projectId, recordId);
+  if (!site) {
+    throw new Error(`Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
+      "so it cannot be imported.");
+  }
+  const live = { projectId, siteId: site.id, name: site.name ?? "", ...named(hint as Named) };
+  const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live) };
+  return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
+}
+
+export const site: Lifecycle<SiteInputs & Named, SiteOutputs> = { check, diff, create, read, update, remove, importRecord };

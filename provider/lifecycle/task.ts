@@ -8,7 +8,8 @@ import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../contract/schemas";
 import { nextRun, validateRecurrence } from "../contract/rrule";
 import { requireId } from "../omitted-id";
-import { Failures, UNKNOWN, checkField, checkKnownKeys, checkRequired } from "./checks";
+import { Failures, UNKNOWN, checkInputs } from "./checks";
+import { propertyNames, type ResourceFields } from "./fields";
 import { withTaskRecoveryHint } from "./errors";
 import { label, logCreated, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
@@ -36,22 +37,36 @@ export interface TaskOutputs extends TaskInputs, Named {
   updatedAt: string | null;
 }
 
-const TASK_INPUT_KEYS = ["projectId", "title", "prompt", "scheduledAt", "rrule", "emoji"] as const;
-const OUTPUT_ONLY = ["nextRunAt", "createdAt", "updatedAt"] as const;
+/** The task's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const TASK_FIELDS: ResourceFields<TaskInputs> = {
+  resource: "Task",
+  description: "A scheduled prompt. The API can only create tasks: every change replaces the task, and deleting the resource " +
+    "only forgets it — the old task keeps running on the service (the CLI output says so, with its id).",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the task belongs to (a UUID)." },
+    title: { schema: CreateTaskBody.shape.title, required: true, replaces: true, description: "The title; not empty." },
+    prompt: { schema: CreateTaskBody.shape.prompt, required: true, replaces: true, description: "The prompt; not empty." },
+    scheduledAt: { schema: CreateTaskBody.shape.scheduledAt, required: true, replaces: true,
+      description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused." },
+    rrule: { schema: CreateTaskBody.shape.rrule, replaces: true,
+      description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused." },
+    emoji: { schema: CreateTaskBody.shape.emoji, replaces: true, description: "An emoji for the task." },
+  },
+  outputs: {
+    nextRunAt: { type: "string", nullable: true, description: "When the service will run the task next, as it reported at create." },
+    createdAt: { type: "string", nullable: true, description: "When the service created the task." },
+    updatedAt: { type: "string", nullable: true, description: "When the service last changed the task." },
+  },
+};
+
+const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
 /** Every property of the resource, for the resource class. */
-export const TASK_OUTPUTS = [...TASK_INPUT_KEYS, ...OUTPUT_ONLY] as const;
+export const TASK_OUTPUTS = propertyNames(TASK_FIELDS);
 
 async function check(olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
   const failures = new Failures();
-  const fields = CreateTaskBody.shape;
-  checkKnownKeys(failures, "Task", news, TASK_INPUT_KEYS, OUTPUT_ONLY);
-  checkRequired(failures, "projectId", uuid, news.projectId);
-  checkRequired(failures, "title", fields.title, news.title);
-  checkRequired(failures, "prompt", fields.prompt, news.prompt);
-  checkRequired(failures, "scheduledAt", fields.scheduledAt, news.scheduledAt);
-  checkField(failures, "emoji", fields.emoji, news.emoji);
-  checkField(failures, "rrule", fields.rrule, news.rrule);
+  checkInputs(failures, TASK_FIELDS, news);
   if (failures.list.length === 0 && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
   return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
 }
@@ -131,4 +146,10 @@ function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
   };
 }
 
-export const task: Lifecycle<TaskInputs & Named, TaskOutputs> = { check, diff, create, read, update, remove };
+/** The API cannot read a task, so there is nothing to import from. */
+async function importRecord(id: string): Promise<never> {
+  throw new Error(`Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
+    "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).");
+}
+
+export const task: Lifecycle<TaskInputs & Named, TaskOutputs> = { check, diff, create, read, update, remove, importRecord };

@@ -15,6 +15,12 @@ export interface Lifecycle<Inputs, Outputs> {
   read(id: string, props: Outputs): Promise<ReadResult<Outputs>>;
   update(id: string, olds: Outputs, news: Inputs): Promise<{ outs: Outputs }>;
   remove(id: string, props: Outputs): Promise<void>;
+  /**
+   * An existing record taken into a stack by `pulumi import` (or `--import-pending-creates`): found
+   * from the id alone, with whatever inputs the engine still has (`hint`). Returns the record's id,
+   * its outputs and the inputs that describe it.
+   */
+  importRecord(id: string, hint: Record<string, unknown>): Promise<ReadResult<Outputs>>;
 }
 
 /** Pulumi's `dynamic.ReadResult`, with the refreshed inputs typed as inputs rather than as outputs. */

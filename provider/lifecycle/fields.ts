@@ -1,0 +1,41 @@
+/**
+ * A resource's fields as data: one table per resource drives its preview checks (`checks.ts`),
+ * the plugin's schema (`native/schema.ts`) and the reference in docs/resources.md (kept in step
+ * by test/schema.test.ts), so the three cannot say different things.
+ */
+import type { z } from "zod";
+
+export interface InputField {
+  /** The value's schema: the client's own, limits included. Its JSON Schema gives the plugin schema's type. */
+  schema: z.ZodType;
+  /** Checked as one of these values, and the failure lists them. */
+  oneOf?: readonly (string | boolean)[];
+  required?: boolean;
+  /** Changing it replaces the record (the plugin schema and the docs say so). */
+  replaces?: boolean;
+  /** For users: what it is, its limits, what leaving it out does. */
+  description: string;
+  /** Added to a failure's reason. */
+  hint?: string;
+}
+
+export interface OutputField {
+  type: "string" | "boolean";
+  nullable?: boolean;
+  description: string;
+}
+
+/** `Inputs` ties the table to the resource's input type: every input has exactly one entry. */
+export interface ResourceFields<Inputs = Record<string, unknown>> {
+  /** `Product`, `Site`, `Task`: the type name in messages and tokens. */
+  resource: string;
+  description: string;
+  inputs: { [K in keyof Inputs]-?: InputField };
+  /** Outputs that are not inputs: set by the service or by the provider. */
+  outputs: Record<string, OutputField>;
+}
+
+/** Every property of the resource (inputs first), for the resource class. */
+export function propertyNames<I>(fields: ResourceFields<I>): string[] {
+  return [...Object.keys(fields.inputs), ...Object.keys(fields.outputs)];
+}

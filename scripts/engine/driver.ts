@@ -227,10 +227,11 @@ export class EngineStack {
     return join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json");
   }
 
-  /** Resources of one type from the exported state. */
-  async resources(type: "Product" | "Site" | "Task"): Promise<{ id: string; urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]> {
-    const state = await this.#stack.exportStack() as { deployment: { resources?: { type: string; id: string; urn: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] } };
-    return (state.deployment.resources ?? []).filter((r) => r.type === `pulumi-nodejs:dynamic/serviceapi:${type}`);
+  /** Resources of one type from the exported state: the dynamic resources, or with `face: "plugin"` the plugin's. */
+  async resources(type: "Product" | "Site" | "Task", face: "dynamic" | "plugin" = "dynamic"): Promise<StateResource[]> {
+    const state = await this.#stack.exportStack() as { deployment: { resources?: StateResource[] } };
+    const token = face === "dynamic" ? `pulumi-nodejs:dynamic/serviceapi:${type}` : `serviceapi:index:${type}`;
+    return (state.deployment.resources ?? []).filter((r) => r.type === token);
   }
 
   /** Runs one CLI command; a failure carries what the user would have seen. */
@@ -256,6 +257,29 @@ export class EngineStack {
     else rmSync(join(this.dir, "Pulumi.test.yaml"), { force: true });
     rmSync(this.#scratch, { recursive: true, force: true });
   }
+}
+
+export interface StateResource {
+  type: string;
+  id: string;
+  urn: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/**
+ * A copy of a Pulumi YAML program (in a new scratch folder) that loads the serviceapi plugin from
+ * the package installed in the repo's node_modules, as an npm project's `plugins.providers` entry
+ * does. Returns the folder, for `EngineStack.create({ program })`.
+ */
+export function withPluginFromNodeModules(program: string): string {
+  mkdirSync(WORK, { recursive: true });
+  const dir = mkdtempSync(join(WORK, "yaml-"));
+  cpSync(program, dir, { recursive: true });
+  const plugin = join(REPO, "node_modules", "pulumi-serviceapi", "plugin");
+  const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
+  writeFileSync(join(dir, "Pulumi.yaml"), `${yaml}\nplugins:\n  providers:\n    - name: serviceapi\n      path: ${plugin}\n`);
+  return dir;
 }
 
 /** What a failed CLI run produced (attached by `EngineStack`). */

@@ -1,0 +1,56 @@
+/**
+ * The plugin's configuration, under the real CLI: two explicit provider resources with two tokens
+ * and two base URLs in one program each reach their own service; a bad provider setting fails
+ * preview naming the key; the token never reaches the output.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator } from "../../simulator";
+import { DEFAULT_IDS } from "../../simulator/seed";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, withPluginFromNodeModules } from "../../scripts/engine/driver";
+
+describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  let acme: Simulator;
+  let globex: Simulator;
+  let engine: EngineStack;
+
+  beforeAll(async () => {
+    await pulumiCli();
+    acme = await startSimulator({ port: 0, token: "acme_token_0001" });
+    globex = await startSimulator({ port: 0, token: "globex_token_0002" });
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await engine?.dispose();
+    await acme?.close();
+    await globex?.close();
+  });
+
+  it("two providers, two tokens, two base URLs: each product lands on its own service", async () => {
+    // No default provider configuration at all: only the explicit providers' arguments.
+    engine = await EngineStack.create(acme, { program: withPluginFromNodeModules(join(REPO, "test", "engine", "yaml-two-providers")), token: null });
+    await engine.stack.removeConfig("serviceapi:baseUrl");
+    await engine.stack.setConfig("acmeToken", { value: acme.token, secret: true });
+    await engine.stack.setConfig("acmeUrl", { value: acme.url });
+    await engine.stack.setConfig("globexToken", { value: globex.token, secret: true });
+    await engine.stack.setConfig("globexUrl", { value: globex.url });
+    await engine.stack.setConfig("projectId", { value: DEFAULT_IDS.acmeDocs });
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toMatchObject({ create: 5 });
+    expect(acme.products().map((p) => p.title)).toEqual(["Acme plan"]);
+    expect(globex.products().map((p) => p.title)).toEqual(["Globex plan"]);
+    expect(up.text).not.toContain(acme.token);
+    expect(up.text).not.toContain(globex.token);
+    expect(engine.stateFileText()).not.toContain(acme.token);
+  });
+
+  it("a provider argument out of range fails preview naming the key and the range, before any request", async () => {
+    const yaml = join(engine.dir, "Pulumi.yaml");
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace("initialRetryDelayMs: 20", "initialRetryDelayMs: 600000"));
+    acme.clearRequests();
+    const failed = await expectFailure(engine.preview());
+    expect(failed.text).toContain("serviceapi:initialRetryDelayMs must be an integer from 0 to 60000");
+    expect(acme.requests()).toEqual([]);
+  });
+});

@@ -18,10 +18,10 @@ import type { Simulator } from "../../simulator";
 import type { ProductInputs } from "../../provider/lifecycle/product";
 import type { SiteInputs } from "../../provider/lifecycle/site";
 import type { TaskInputs } from "../../provider/lifecycle/task";
+import { REPO } from "../repo";
 
-/** The repository root, found from this file whether it runs from scripts/ (vitest) or dist/scripts/ (demo, bench). */
-export const REPO = findRepo(__dirname);
-const WORK = join(REPO, ".engine-work");
+export { REPO };
+export const WORK = join(REPO, ".engine-work");
 /** Engine tests wait on several CLI runs; this bounds one scenario, not one run. */
 export const ENGINE_TIMEOUT_MS = 240_000;
 
@@ -333,9 +333,3 @@ function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
-function findRepo(from: string): string {
-  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, "scripts", "install-pulumi.sh")) && existsSync(join(dir, "package.json"))) return dir;
-  }
-  throw new Error(`cannot find the repository root above ${from}`);
-}

@@ -1,0 +1,80 @@
+/**
+ * `npm run build-plugin`: the plugin archive for machines without npm (a YAML-only repository).
+ *
+ * The plugin's entry point and everything it requires are bundled into one file by esbuild; the
+ * archive holds that file and the launcher, so `pulumi plugin install resource serviceapi <version>
+ * --file <archive>` gives a plugin that needs only `node` (>= 22.19) on PATH. The archive is
+ * byte-for-byte reproducible: sorted entries, fixed owner and mtime, gzip without a timestamp.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { REPO } from "./repo";
+
+const LAUNCHER = "pulumi-resource-serviceapi";
+const BUNDLE = "serviceapi-plugin.js";
+
+export function pluginArchiveName(version: string): string {
+  return `pulumi-resource-serviceapi-v${version}.tar.gz`;
+}
+
+/** Builds the archive into `outDir` (default `dist-plugin/`) and returns its path. */
+export async function buildPluginArchive(outDir = join(REPO, "dist-plugin")): Promise<string> {
+  const { version } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+  const stage = join(outDir, "stage");
+  rmSync(stage, { recursive: true, force: true });
+  mkdirSync(stage, { recursive: true });
+
+  const result = await build({
+    entryPoints: [join(REPO, "provider", "native", "main.ts")],
+    outfile: join(stage, BUNDLE),
+    bundle: true,
+    platform: "node",
+    target: "node22",
+    format: "cjs",
+    minify: true,
+    // The licences of bundled code travel with it, in one file beside the bundle.
+    legalComments: "external",
+    logLevel: "warning",
+    // Only npm's script runner (reached through @pulumi/pulumi) names it; the plugin never runs it.
+    external: ["node-gyp/*"],
+  });
+  if (result.errors.length > 0) throw new Error(`esbuild failed with ${result.errors.length} error(s)`);
+
+  copyFileSync(join(REPO, "plugin", LAUNCHER), join(stage, LAUNCHER));
+  chmodSync(join(stage, LAUNCHER), 0o755);
+  chmodSync(join(stage, BUNDLE), 0o644);
+
+  const archive = join(outDir, pluginArchiveName(version));
+  const entries = [LAUNCHER, BUNDLE, `${BUNDLE}.LEGAL.txt`].filter((entry) => exists(join(stage, entry)));
+  const tar = execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", stage, ...entries], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  execFileSync("sh", ["-c", 'gzip -n -9 > "$1"', "gzip", archive], { input: tar });
+  rmSync(stage, { recursive: true, force: true });
+  return archive;
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (require.main === module) {
+  buildPluginArchive()
+    .then((archive) => {
+      const bytes = readFileSync(archive);
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      console.log(`${archive}\n  ${bytes.length} bytes, sha256 ${sha256}`);
+    })
+    .catch((error: unknown) => {
+      console.error((error as Error).message);
+      process.exit(1);
+    });
+}

@@ -8,11 +8,15 @@
  *     `pulumi up` of 40 products at 4 requests/s — the share of requests answered 429 and the time
  *     the API calls took against the least the limit allows (requests ÷ rate), beside the same
  *     command without a limit.
+ *  4. The plugin beside the dynamic face (`bench/plugin.ts`): `pulumi up` of 200 products, state
+ *     bytes per product, and the Pulumi YAML example's requests per operation.
  * Figures are printed, never asserted.
  */
 import { join } from "node:path";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
-import { EngineStack, REPO, requestSummary, type ProgramSpec } from "../scripts/engine/driver";
+import { EngineStack, REPO, type ProgramSpec } from "../scripts/engine/driver";
+import { pluginFigures } from "./plugin";
+import { printRequestsPerOperation } from "./requests";
 
 const project = DEFAULT_IDS.acmeWeb;
 
@@ -28,24 +32,18 @@ async function requestsPerOperation(sim: Simulator): Promise<void> {
   try {
     await engine.setSpec(spec);
     console.log("\n1. API requests per operation — 20 products (10 with a status), 10 sites of a 250-site project");
-    console.log("   operation                 requests  by API operation");
-    await engine.up();
-    console.log(`   pulumi up                 ${requestSummary(sim)}`);
-    await engine.preview();
-    console.log(`   pulumi preview            ${requestSummary(sim)}`);
-    await engine.preview({ refresh: true });
-    console.log(`   pulumi preview --refresh  ${requestSummary(sim)}`);
     const bytes = new Map<string, number[]>();
-    for (const type of ["Product", "Site"] as const) {
-      for (const r of await engine.resources(type)) {
-        const list = bytes.get(type) ?? [];
-        list.push(Buffer.byteLength(String(r.outputs.__provider)));
-        bytes.set(type, list);
+    let stateBytes = 0;
+    await printRequestsPerOperation(engine, sim, async () => {
+      for (const type of ["Product", "Site"] as const) {
+        for (const r of await engine.resources(type)) {
+          const list = bytes.get(type) ?? [];
+          list.push(Buffer.byteLength(String(r.outputs.__provider)));
+          bytes.set(type, list);
+        }
       }
-    }
-    const stateBytes = Buffer.byteLength(engine.stateFileText());
-    await engine.destroy();
-    console.log(`   pulumi destroy            ${requestSummary(sim)}`);
+      stateBytes = Buffer.byteLength(engine.stateFileText());
+    });
     for (const [type, list] of bytes) {
       console.log(`   __provider: ${type} ${Math.max(...list)} bytes each (stored twice: inputs and outputs)`);
     }
@@ -163,7 +161,7 @@ async function pacing(): Promise<void> {
   }
 }
 
-/** `node dist/bench/engine.js pacing` runs section 3 alone; no argument runs every section. */
+/** `node dist/bench/engine.js pacing` (or `plugin`) runs section 3 (or 4) alone; no argument runs every section. */
 async function main(): Promise<void> {
   const only = process.argv[2];
   console.log("Pulumi engine figures (real CLI, simulator on loopback)");
@@ -177,6 +175,14 @@ async function main(): Promise<void> {
     }
   }
   if (only === undefined || only === "pacing") await pacing();
+  if (only === undefined || only === "plugin") {
+    const sim = await startSimulator({ port: 0 });
+    try {
+      await pluginFigures(sim);
+    } finally {
+      await sim.close();
+    }
+  }
 }
 
 main().catch((error: unknown) => {

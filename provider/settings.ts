@@ -4,7 +4,7 @@
  * (`pulumi.Config`, in the program process), so both read the same keys the same way.
  */
 import { ConfigError, NUMERIC_OPTIONS, type ClientOptions } from "./client";
-import { checkNumber } from "./client/config";
+import { checkNumber, resolveConfig } from "./client/config";
 
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
 const NUMERIC_KEYS = [
@@ -91,6 +91,9 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
       throw new ConfigError(`serviceapi:${(error as Error).message.replace(/\(got .*\)$/, `(got ${JSON.stringify(raw)})`)}`);
     }
   }
+  // The client's own checks (token shape and length, URL scheme and form) run here too, so a bad
+  // setting fails the preview, not the first request of `up`.
+  resolveConfig(client, env);
   return { client, productRefresh: readBoolean("productRefresh", value("productRefresh"), true) };
 }
 

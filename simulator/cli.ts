@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `serviceapi-simulator`: runs the local service until SIGINT/SIGTERM. */
 import { parseArgs } from "node:util";
+import { MIN_TOKEN_LENGTH } from "../provider/client/config";
 import { startSimulator } from "./index";
 
 const USAGE = `Usage: serviceapi-simulator [--port 8787] [--host 127.0.0.1] [--seed FILE] [--data FILE] [--token TOKEN]
@@ -9,7 +10,8 @@ const USAGE = `Usage: serviceapi-simulator [--port 8787] [--host 127.0.0.1] [--s
   --host   address to bind                                   default 127.0.0.1
   --seed   JSON file with workspaces, projects, sites, tokens (default: built-in seed)
   --data   SQLite file that keeps state across restarts     (default: in memory)
-  --token  extra bearer token with access to every workspace`;
+  --token  extra bearer token with access to every workspace, beside the seed's
+           (at least ${MIN_TOKEN_LENGTH} printable ASCII characters: the client refuses shorter ones)`;
 
 async function main(): Promise<void> {
   let values;
@@ -36,6 +38,12 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serviceapi-simulator: --port must be an integer from 0 to 65535 (got ${values.port})`);
+    process.exit(2);
+  }
+  // A token the client would refuse makes every later `pulumi up` fail; say so here instead.
+  if (values.token !== undefined && (values.token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(values.token))) {
+    console.error(`serviceapi-simulator: --token must be at least ${MIN_TOKEN_LENGTH} printable ASCII characters without spaces ` +
+      `(got ${values.token.length} characters): the client, and so the Pulumi resources, refuse shorter tokens`);
     process.exit(2);
   }
 

@@ -104,4 +104,16 @@ describe("serviceapi-simulator command and --data persistence", () => {
     expect(await exited(child)).toBe(2);
     expect(err).toContain("--port must be an integer from 0 to 65535 (got http)");
   });
+
+  it("refuses a --token the client would refuse, before listening", async () => {
+    const child = spawn(process.execPath, [CLI, "--port", "0", "--token", "tok-a"], { stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    let out = "";
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    expect(await exited(child)).toBe(2);
+    expect(err).toBe("serviceapi-simulator: --token must be at least 8 printable ASCII characters without spaces (got 5 characters): " +
+      "the client, and so the Pulumi resources, refuse shorter tokens\n");
+    expect(out).toBe("");
+  });
 });

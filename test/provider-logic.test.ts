@@ -299,13 +299,16 @@ describe("messages name a setting as the stack config key the user sets", () => 
     expect(sim.counts().products).toBe(0);
   });
 
-  it("a base URL the client refuses is named by where it was set: the config key or the environment variable", async () => {
+  it("a base URL or token the client refuses fails when the settings are read (at preview), named by where it was set", async () => {
     const { readSettings } = await import("../provider/settings");
-    const { ServiceApiClient } = await import("../provider");
-    const fromConfig = readSettings((k) => ({ token: "sim_test_token", baseUrl: "http://api.example.com" })[k as "token"], {});
-    expect(() => new ServiceApiClient(fromConfig.client)).toThrow(/^serviceapi:baseUrl must use https:\/\//);
-    const fromEnv = readSettings(() => undefined, { SERVICEAPI_TOKEN: "sim_test_token", SERVICEAPI_BASE_URL: "http://api.example.com" });
-    expect(() => new ServiceApiClient(fromEnv.client)).toThrow(/^SERVICEAPI_BASE_URL must use https:\/\//);
+    expect(() => readSettings((k) => ({ token: "sim_test_token", baseUrl: "http://api.example.com" })[k as "token"], {}))
+      .toThrow(/^serviceapi:baseUrl must use https:\/\//);
+    expect(() => readSettings(() => undefined, { SERVICEAPI_TOKEN: "sim_test_token", SERVICEAPI_BASE_URL: "http://api.example.com" }))
+      .toThrow(/^SERVICEAPI_BASE_URL must use https:\/\//);
+    expect(() => readSettings((k) => ({ token: "sim_test_token", baseUrl: "127.0.0.1:18950" })[k as "token"], {}))
+      .toThrow('serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")');
+    expect(() => readSettings((k) => ({ token: "tok-a", baseUrl: "https://api.example.com" })[k as "token"], {}))
+      .toThrow("token is too short (5 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token");
   });
 });
 

@@ -2,7 +2,7 @@
  * Errors the providers raise, and the advice added to the client's errors. A hint never changes
  * an error's class, `code` or `mayHaveSucceeded`.
  */
-import { AuthenticationError, NotFoundError, ServiceApiError } from "../client";
+import { AuthenticationError, ConfigError, NotFoundError, ServiceApiError } from "../client";
 
 /** A 404 from the API: the record is gone (or the token can no longer see it). */
 export function isNotFound(error: unknown): error is NotFoundError {
@@ -29,13 +29,20 @@ export function withHint<E>(error: E, hint: string): E {
 
 /**
  * `pulumi refresh` and `pulumi destroy` run with the provider configuration recorded at the last
- * `pulumi up`, not the current stack config: after a token rotation a 401 there usually means
- * exactly that, so the message says how to run them with the current one.
+ * `pulumi up` (even one that failed), not the current stack config: after a token rotation a 401
+ * there usually means exactly that, and so does a bad setting (checked at preview for `up`, so
+ * reaching a record operation only there), so the message says how to run them with the current one.
  */
 export function withAuthHint(error: unknown): unknown {
-  if (!(error instanceof AuthenticationError)) return error;
-  return withHint(error, "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
-    "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
+  if (error instanceof AuthenticationError) {
+    return withHint(error, "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
+      "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
+  }
+  if (error instanceof ConfigError) {
+    return withHint(error, "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
+      "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`.");
+  }
+  return error;
 }
 
 /** A product create that may have reached the service: how to finish without a duplicate. */

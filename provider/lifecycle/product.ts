@@ -12,6 +12,7 @@ import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uui
 import { Failures, checkInputs } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
 import { projectAndRecordId } from "./import-id";
+import { importedThisRun, noteImported } from "./imported";
 import { PartialFailure, isNotFound, withAuthHint, withHint, withProductRecoveryHint } from "./errors";
 import { info, label, logCreated, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
@@ -130,10 +131,13 @@ async function check(_olds: Record<string, unknown>, news: Record<string, unknow
 async function diff(id: string, olds: ProductOutputs, news: ProductInputs) {
   const desired = cleanInputs<ProductInputs>(news, INPUT_KEYS);
   const replaces: string[] = [];
-  if (desired.projectId !== olds.projectId) replaces.push("projectId");
+  // A product imported by its bare id has no projectId yet (the API record has none): the program's is recorded.
+  const projectUnknown = olds.projectId === undefined;
+  if (!projectUnknown && desired.projectId !== olds.projectId) replaces.push("projectId");
   if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
   const patch = buildProductPatch(olds, desired);
   const changes = replaces.length > 0
+    || projectUnknown
     || Object.keys(patch).length > 0
     || (desired.onDelete ?? "archive") !== olds.onDelete
     || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
@@ -249,13 +253,14 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
     if (isNotFound(error)) throw withHint(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
     throw withAuthHint(error);
   }
-  const live: Desired = {
-    projectId, title: record.title,
+  noteImported("Product", recordId);
+  const live = {
+    ...(projectId !== undefined && { projectId }), title: record.title,
     ...((PRODUCT_STATUSES as readonly string[]).includes(record.status) && { status: record.status as KnownProductStatus }),
     ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
     ...named(hint as Named),
-  };
+  } as Desired;
   const declared = declaredKeys(live);
   return { id: recordId, props: { ...outputs(record, live), [DECLARED]: declared }, inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE) };
 }
@@ -266,6 +271,10 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
  */
 async function remove(id: string, props: ProductOutputs): Promise<void> {
   const name = label("Product", id, props);
+  if (importedThisRun("Product", id)) {
+    info(`${name}: nothing sent; this run imported the same product into the stack again (a Pulumi import replacement), so it stays as it is.`);
+    return;
+  }
   if (props.onDelete === "retain") {
     info(`${name}: nothing sent (onDelete: retain); it stays on the service as it is and is no longer managed by this stack.`);
     return;

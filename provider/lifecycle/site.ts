@@ -14,6 +14,7 @@ import { Failures, checkInputs } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
 import { isNotFound, withAuthHint } from "./errors";
 import { projectAndRecordId } from "./import-id";
+import { importedThisRun, noteImported } from "./imported";
 import { info, label, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
 import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
@@ -171,6 +172,10 @@ async function read(id: string, props: SiteOutputs) {
  */
 async function remove(id: string, props: SiteOutputs): Promise<void> {
   const name = label("Site", id, props);
+  if (importedThisRun("Site", props.siteId ?? id)) {
+    info(`${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`);
+    return;
+  }
   if (props.restoreNameOnDelete === false) {
     info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
     return;
@@ -222,6 +227,7 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
     throw new Error(`Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
       "so it cannot be imported.");
   }
+  noteImported("Site", site.id);
   const live = { projectId, siteId: site.id, name: site.name ?? "", ...named(hint as Named) };
   const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live) };
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };

@@ -92,4 +92,12 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
     expect(wire(sim)).toEqual([]);
   });
+
+  it("a base URL or token the client would refuse fails preview naming the setting, before any request", async () => {
+    const engine = await suite.newStack({ config: { "serviceapi:baseUrl": "127.0.0.1:18950" } });
+    await engine.setSpec({ products: { p: { projectId: project, title: "Plain" } } });
+    const failed = await expectFailure(engine.preview());
+    expect(failed.text).toContain('serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")');
+    expect(sim.requests()).toEqual([]);
+  });
 });

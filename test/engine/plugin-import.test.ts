@@ -76,4 +76,59 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(state!.id).toBe(legacy.id);
     expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
   });
+
+  /** A program declaring only projectId and title for an active product with a description, the import: option kept. */
+  async function optionKeptInProgram(importId: (id: string) => string) {
+    const live = await client.createProduct({ projectId: project, title: "Kept option", description: "Set in the admin UI" });
+    await client.updateProduct(live.id, { status: "active" });
+    const engine = await newStack({
+      program: emptyYamlProject([
+        "resources:",
+        "  kept:",
+        "    type: serviceapi:index:Product",
+        "    properties:",
+        `      projectId: ${project}`,
+        "      title: Kept option",
+        "      description: Set in the admin UI",
+        "    options:",
+        `      import: ${importId(live.id)}`,
+        "",
+      ].join("\n")),
+    });
+    return { engine, id: live.id };
+  }
+
+  it("an import: option left in the program never archives the product it imported, on any later up", async () => {
+    // Pulumi 3.248 forgets the import id when the import is followed by an update (here: status, which
+    // the program leaves out), so every later up re-imports the product and deletes the "original".
+    const { engine, id } = await optionKeptInProgram((productId) => `${project}/${productId}`);
+    const first = await engine.up();
+    expect(first.result.summary.resourceChanges).toMatchObject({ import: 1, update: 1 });
+    for (let run = 0; run < 2; run++) {
+      const again = await engine.up();
+      expect(again.result.summary.resourceChanges).toMatchObject({ replace: 1 });
+      expect(wire(sim).filter((c) => c.operation === "products.update" && JSON.stringify(c.body) !== "{}")).toEqual([]);
+      expect(again.diagnostics.map((d) => d.message).join("\n")).toContain(
+        `Product "kept" (id ${id}): nothing sent; this run imported the same product into the stack again (a Pulumi import replacement), so it stays as it is.`,
+      );
+      expect((await client.updateProduct(id, {})).status).toBe("active");
+    }
+    expect((await engine.resources("Product", "plugin")).map((r) => r.id)).toEqual([id]);
+  });
+
+  it("imported by its bare product id, the import: option settles: the next preview has nothing to do", async () => {
+    const { engine, id } = await optionKeptInProgram((productId) => productId);
+    const first = await engine.up();
+    expect(first.result.summary.resourceChanges).toMatchObject({ import: 1, update: 1 });
+    // One read (the import's empty PATCH): the program's projectId is recorded without a request, and
+    // status, which the program leaves out, is not sent.
+    expect(wire(sim).filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([{}]);
+    const [state] = await engine.resources("Product", "plugin");
+    expect(state!.outputs.projectId).toBe(project);
+    const preview = await engine.preview();
+    expect(preview.result.changeSummary).toEqual({ same: 2 });
+    expect(wire(sim).filter((c) => c.method !== "GET")).toEqual([]);
+    expect((await engine.up()).result.summary.resourceChanges).toEqual({ same: 2 });
+    expect((await client.updateProduct(id, {})).status).toBe("active");
+  });
 });

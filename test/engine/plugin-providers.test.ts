@@ -3,6 +3,7 @@
  * and two base URLs in one program each reach their own service; a bad provider setting fails
  * preview naming the key; the token never reaches the output.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../simulator";
@@ -52,5 +53,31 @@ describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
     const failed = await expectFailure(engine.preview());
     expect(failed.text).toContain("serviceapi:initialRetryDelayMs must be an integer from 0 to 60000");
     expect(acme.requests()).toEqual([]);
+  });
+
+  it("a bad default-provider setting fails preview of a program without lookups, before any request", async () => {
+    const dir = mkdtempSync(join(REPO, ".engine-work", "plain-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), [
+      "name: plain", "runtime: yaml", "resources:", "  p:", "    type: serviceapi:index:Product", "    properties:",
+      `      projectId: ${DEFAULT_IDS.acmeDocs}`, "      title: Plain", "",
+    ].join("\n"));
+    const plain = await EngineStack.create(acme, { program: withPluginFromNodeModules(dir) });
+    try {
+      for (const [key, value, message] of [
+        ["serviceapi:baseUrl", "127.0.0.1:18950", 'serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")'],
+        ["serviceapi:baseUrl", "ftp://x", "serviceapi:baseUrl must use https://"],
+        ["serviceapi:token", "tok-a", "token is too short (5 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token"],
+      ] as const) {
+        await plain.stack.setConfig(key, { value, secret: key === "serviceapi:token" });
+        acme.clearRequests();
+        const failed = await expectFailure(plain.preview());
+        expect(failed.text).toContain(message);
+        expect(acme.requests()).toEqual([]);
+        await plain.stack.setConfig(key, { value: key === "serviceapi:token" ? acme.token : acme.url, secret: key === "serviceapi:token" });
+      }
+      expect((await plain.preview()).result.changeSummary).toEqual({ create: 2 });
+    } finally {
+      await plain.dispose();
+    }
   });
 });

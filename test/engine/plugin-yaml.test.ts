@@ -94,7 +94,7 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
   it("a malformed import id or an unknown product is a clear error, and nothing is imported", async () => {
     const malformed = engine.spawnCli(["import", "serviceapi:index:Product", "bad", "not-a-pair", "--yes", "--non-interactive"]);
     expect(await malformed.exited).not.toBe(0);
-    expect(malformed.output()).toContain("Product import ids are <projectId>/<productId>, because the API's product record does not say which project it is in");
+    expect(malformed.output()).toContain("Product import ids are <projectId>/<productId> (or <productId> alone, with projectId declared in the program), because the API's product record does not say which project it is in");
     const unknown = engine.spawnCli(["import", "serviceapi:index:Product", "gone", `${project}/0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d`, "--yes", "--non-interactive"]);
     expect(await unknown.exited).not.toBe(0);
     expect(unknown.output()).toContain("Product 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d: no product with this id is visible to this token, so it cannot be imported.");

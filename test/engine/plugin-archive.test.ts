@@ -5,7 +5,7 @@
  * `plugins:` entry, no plugin on PATH. The YAML example goes up, previews clean, and is destroyed.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
@@ -85,11 +85,15 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
   });
 
   it("with a Node.js older than 22.19 as `node`, preview fails saying which version it needs and found", async () => {
-    // /usr/bin/node on these machines is Node 20.
-    engine.setEnv("PATH", `${cliBin}:/usr/bin:/bin`);
+    // A `node` that reports 22.18.1 first on PATH, whatever the machine's own is.
+    const oldNode = join(scratch, "old-node");
+    mkdirSync(oldNode);
+    writeFileSync(join(oldNode, "node"), "#!/bin/sh\necho v22.18.1\n");
+    chmodSync(join(oldNode, "node"), 0o755);
+    engine.setEnv("PATH", `${cliBin}:${oldNode}:/usr/bin:/bin`);
     const preview = engine.spawnCli(["preview", "--non-interactive"]);
     expect(await preview.exited).not.toBe(0);
-    expect(preview.output()).toMatch(/pulumi-resource-serviceapi needs Node\.js 22\.19 or later as `node` on PATH \(found: v20\.\d+\.\d+\)/);
+    expect(preview.output()).toContain("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: v22.18.1)");
     engine.setEnv("PATH", `${cliBin}:${nodeOnly}:/usr/bin:/bin`);
   });
 });

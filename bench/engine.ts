@@ -2,20 +2,20 @@
  * `npm run bench` (second part): the Pulumi resources under the real CLI against the simulator.
  *  1. API requests per operation for a stack of 20 products and 10 sites: up, a no-change preview,
  *     preview --refresh, destroy — and the `__provider` bytes each resource stores.
- *  2. `pulumi up` of 50 products, beside the same number of do-nothing dynamic resources measured
- *     in the same run (the baseline: engine, program and provider-process cost without our work).
+ *  2. `pulumi up` of 200 products through the dynamic resources and through the plugin (Pulumi
+ *     YAML), beside the same number of do-nothing dynamic resources measured in the same run (the
+ *     baseline: engine, program and provider-process cost without our work); state bytes per product.
  *  3. Pacing under a steady rate limit: `pulumi refresh` of 100 products at 20 requests/s and
  *     `pulumi up` of 40 products at 4 requests/s — the share of requests answered 429 and the time
  *     the API calls took against the least the limit allows (requests ÷ rate), beside the same
  *     command without a limit.
- *  4. The plugin beside the dynamic face (`bench/plugin.ts`): `pulumi up` of 200 products, state
- *     bytes per product, and the Pulumi YAML example's requests per operation.
+ *  4. The Pulumi YAML example's requests per operation, through the plugin.
+ * Sections 2 and 4 are in `bench/plugin.ts`.
  * Figures are printed, never asserted.
  */
-import { join } from "node:path";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
-import { EngineStack, REPO, type ProgramSpec } from "../scripts/engine/driver";
-import { pluginFigures } from "./plugin";
+import { EngineStack, catalog, type ProgramSpec } from "../scripts/engine/driver";
+import { upOf200, yamlExampleRequests } from "./plugin";
 import { printRequestsPerOperation } from "./requests";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -51,37 +51,6 @@ async function requestsPerOperation(sim: Simulator): Promise<void> {
   } finally {
     await engine.dispose();
   }
-}
-
-async function timeUp(sim: Simulator, program: string | undefined, spec: ProgramSpec): Promise<number> {
-  const engine = await EngineStack.create(sim, program === undefined ? {} : { program });
-  try {
-    await engine.setSpec(spec);
-    const start = performance.now();
-    await engine.up();
-    return performance.now() - start;
-  } finally {
-    await engine.dispose();
-  }
-}
-
-async function upTiming(sim: Simulator): Promise<void> {
-  const spec: ProgramSpec = {
-    products: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { projectId: project, title: `Timed ${i}`, slug: `timed-${i}` }])),
-  };
-  const noop = join(REPO, "bench", "noop-program");
-  const ours: number[] = [];
-  const baseline: number[] = [];
-  // Alternate so drift in machine load hits both sides alike.
-  for (let round = 0; round < 3; round++) {
-    baseline.push(await timeUp(sim, noop, spec));
-    ours.push(await timeUp(sim, undefined, spec));
-  }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
-  console.log("\n2. pulumi up of 50 resources (median of 3, wall clock including the program run)");
-  console.log(`   do-nothing dynamic provider  ${(median(baseline) / 1000).toFixed(2)} s   (${baseline.map((t) => (t / 1000).toFixed(2)).join(", ")})`);
-  console.log(`   Product (POST each)          ${(median(ours) / 1000).toFixed(2)} s   (${ours.map((t) => (t / 1000).toFixed(2)).join(", ")})`);
-  console.log(`   ratio                        ${(median(ours) / median(baseline)).toFixed(2)}x`);
 }
 
 interface RunFigures {
@@ -124,13 +93,9 @@ async function pacing(): Promise<void> {
   console.log("   goal: at most 10 % of requests answered 429, API time at most 1.15x the limit's floor");
   const sim = await startSimulator({ port: 0 });
   try {
-    const products = (n: number, prefix: string): ProgramSpec => ({
-      products: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { projectId: project, title: `${prefix} ${i}` }])),
-    });
-
     const refreshStack = await EngineStack.create(sim);
     try {
-      await refreshStack.setSpec(products(100, "refreshed"));
+      await refreshStack.setSpec(catalog(project, 100, "refreshed"));
       await refreshStack.up();
       const baseline = await measure(sim, () => refreshStack.refresh());
       sim.setRateLimit({ limit: 20, windowMs: 1000 });
@@ -146,7 +111,7 @@ async function pacing(): Promise<void> {
     for (const limit of [undefined, { limit: 4, windowMs: 1000 }]) {
       const upStack = await EngineStack.create(sim);
       try {
-        await upStack.setSpec(products(40, limit ? "limited" : "free"));
+        await upStack.setSpec(catalog(project, 40, limit ? "limited" : "free"));
         sim.setRateLimit(limit);
         upRuns.push(await measure(sim, () => upStack.up()));
         sim.setRateLimit(undefined);
@@ -161,27 +126,18 @@ async function pacing(): Promise<void> {
   }
 }
 
-/** `node dist/bench/engine.js pacing` (or `plugin`) runs section 3 (or 4) alone; no argument runs every section. */
+/** `node dist/bench/engine.js pacing` runs section 3 alone, `plugin` sections 2 and 4; no argument runs every section. */
 async function main(): Promise<void> {
   const only = process.argv[2];
   console.log("Pulumi engine figures (real CLI, simulator on loopback)");
-  if (only === undefined) {
-    const sim = await startSimulator({ port: 0 });
-    try {
-      await requestsPerOperation(sim);
-      await upTiming(sim);
-    } finally {
-      await sim.close();
-    }
-  }
-  if (only === undefined || only === "pacing") await pacing();
-  if (only === undefined || only === "plugin") {
-    const sim = await startSimulator({ port: 0 });
-    try {
-      await pluginFigures(sim);
-    } finally {
-      await sim.close();
-    }
+  const sim = await startSimulator({ port: 0 });
+  try {
+    if (only === undefined) await requestsPerOperation(sim);
+    if (only === undefined || only === "plugin") await upOf200(sim);
+    if (only === undefined || only === "pacing") await pacing();
+    if (only === undefined || only === "plugin") await yamlExampleRequests(sim);
+  } finally {
+    await sim.close();
   }
 }
 

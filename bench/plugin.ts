@@ -1,15 +1,14 @@
 /**
- * Section 4 of the engine bench: the plugin beside the dynamic face, in the same run.
- *  - `pulumi up` of 200 products through the plugin (Pulumi YAML), through the dynamic resources
- *    (TypeScript), and with the do-nothing dynamic provider (the baseline); median of 3, alternated.
- *  - State bytes per product for both faces, from those stacks.
- *  - The YAML example's API requests per operation: up, no-change preview, preview --refresh, destroy.
+ * Sections 2 and 4 of the engine bench: the plugin beside the dynamic face, in the same run.
+ *  2. `pulumi up` of 200 products through the plugin (Pulumi YAML), through the dynamic resources
+ *     (TypeScript), and with the do-nothing dynamic provider (the baseline); median of 3, alternated.
+ *     State bytes per product for each, from those stacks.
+ *  4. The YAML example's API requests per operation: up, no-change preview, preview --refresh, destroy.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { DEFAULT_IDS, type Simulator } from "../simulator";
-import { EngineStack, REPO, WORK, withPluginFromNodeModules, type ProgramSpec } from "../scripts/engine/driver";
+import { EngineStack, REPO, catalog } from "../scripts/engine/driver";
 import { printRequestsPerOperation } from "./requests";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -28,27 +27,20 @@ interface UpFigures {
 
 type Face = "baseline" | "dynamic" | "plugin";
 
-/** A Pulumi YAML program of `COUNT` products, loading the plugin from the repo's node_modules. */
-function pluginProgram(): string {
-  mkdirSync(WORK, { recursive: true });
-  const dir = mkdtempSync(join(WORK, "bench-yaml-"));
-  const resources = Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [`p${i}`, {
-    type: "serviceapi:index:Product",
-    properties: { projectId: project, title: `Timed ${i}`, slug: `timed-${i}` },
-  }]));
-  writeFileSync(join(dir, "Pulumi.yaml"), stringify({ name: "bench-plugin", runtime: "yaml", resources }));
-  return withPluginFromNodeModules(dir);
-}
+/** The same products for every face: as the programs' spec, and as a Pulumi YAML program. */
+const SPEC = catalog(project, COUNT, "Timed", { slug: true });
+const YAML = stringify({
+  name: "bench-plugin",
+  runtime: "yaml",
+  resources: Object.fromEntries(Object.entries(SPEC.products ?? {}).map(([name, properties]) => [name, { type: "serviceapi:index:Product", properties }])),
+});
 
-async function timeUp(sim: Simulator, face: Face, plugin: string): Promise<UpFigures> {
-  const program = { baseline: join(REPO, "bench", "noop-program"), dynamic: undefined, plugin }[face];
-  const engine = await EngineStack.create(sim, program === undefined ? {} : { program });
+async function timeUp(sim: Simulator, face: Face): Promise<UpFigures> {
+  const engine = await EngineStack.create(sim, {
+    baseline: { program: join(REPO, "bench", "noop-program") }, dynamic: {}, plugin: { yaml: YAML, plugin: true },
+  }[face]);
   try {
-    if (face !== "plugin") {
-      await engine.setSpec({
-        products: Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [`p${i}`, { projectId: project, title: `Timed ${i}`, slug: `timed-${i}` }])),
-      } satisfies ProgramSpec);
-    }
+    if (face !== "plugin") await engine.setSpec(SPEC);
     const start = performance.now();
     await engine.up();
     const ms = performance.now() - start;
@@ -64,16 +56,15 @@ async function timeUp(sim: Simulator, face: Face, plugin: string): Promise<UpFig
   }
 }
 
-async function upOf200(sim: Simulator): Promise<void> {
-  const plugin = pluginProgram();
+export async function upOf200(sim: Simulator): Promise<void> {
   const runs: Record<Face, UpFigures[]> = { baseline: [], dynamic: [], plugin: [] };
   // Alternate so drift in machine load hits every face alike.
   for (let round = 0; round < 3; round++) {
-    for (const face of ["baseline", "dynamic", "plugin"] as const) runs[face].push(await timeUp(sim, face, plugin));
+    for (const face of ["baseline", "dynamic", "plugin"] as const) runs[face].push(await timeUp(sim, face));
   }
   const median = (face: Face) => [...runs[face]].map((r) => r.ms).sort((a, b) => a - b)[1]!;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`\n4. The plugin beside the dynamic face — pulumi up of ${COUNT} products (median of 3, wall clock)`);
+  console.log(`\n2. pulumi up of ${COUNT} products: the plugin beside the dynamic face and the do-nothing baseline — pulumi up of ${COUNT} products (median of 3, wall clock)`);
   console.log("   face                           up        runs                     vs baseline   state bytes per product: entry (inputs+outputs)");
   const rows: [Face, string][] = [
     ["baseline", "do-nothing dynamic provider"], ["dynamic", "dynamic Product (TypeScript)"], ["plugin", "plugin Product (Pulumi YAML)"],
@@ -87,17 +78,12 @@ async function upOf200(sim: Simulator): Promise<void> {
     `${(runs.plugin[0]!.bytesPerProduct / runs.dynamic[0]!.bytesPerProduct).toFixed(2)}x whole entry (with the YAML runtime's stack trace)`);
 }
 
-async function yamlExampleRequests(sim: Simulator): Promise<void> {
-  const engine = await EngineStack.create(sim, { program: withPluginFromNodeModules(join(REPO, "examples", "catalog-pulumi-yaml")) });
+export async function yamlExampleRequests(sim: Simulator): Promise<void> {
+  const engine = await EngineStack.create(sim, { program: join(REPO, "examples", "catalog-pulumi-yaml"), plugin: true });
   try {
-    console.log("\n   The YAML example (examples/catalog-pulumi-yaml: 3 products, 1 site rename, 2 lookups), API requests per operation");
+    console.log("\n4. The Pulumi YAML example through the plugin (examples/catalog-pulumi-yaml: 3 products, 1 site rename, 2 lookups), API requests per operation");
     await printRequestsPerOperation(engine, sim);
   } finally {
     await engine.dispose();
   }
-}
-
-export async function pluginFigures(sim: Simulator): Promise<void> {
-  await upOf200(sim);
-  await yamlExampleRequests(sim);
 }

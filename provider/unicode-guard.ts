@@ -9,9 +9,7 @@
  * — at preview, before any request.
  */
 import * as pulumi from "@pulumi/pulumi";
-
-/** The marker's key; its value is the 1-based character position of the first lone surrogate. */
-export const ILL_FORMED = "__serviceapiIllFormedString";
+import { ILL_FORMED } from "./ill-formed-marker";
 
 /** The same inputs, each string input passed through the check above (secrets and unknowns kept). */
 export function guardStrings<T extends object>(args: T): T {

@@ -8,8 +8,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { REPO } from "./repo";
 
@@ -27,7 +28,7 @@ export async function buildPluginArchive(outDir = join(REPO, "dist-plugin")): Pr
   rmSync(stage, { recursive: true, force: true });
   mkdirSync(stage, { recursive: true });
 
-  const result = await build({
+  await build({
     entryPoints: [join(REPO, "provider", "native", "main.ts")],
     outfile: join(stage, BUNDLE),
     bundle: true,
@@ -38,32 +39,21 @@ export async function buildPluginArchive(outDir = join(REPO, "dist-plugin")): Pr
     // The licences of bundled code travel with it, in one file beside the bundle.
     legalComments: "external",
     logLevel: "warning",
-    // Only npm's script runner (reached through @pulumi/pulumi) names it; the plugin never runs it.
-    external: ["node-gyp/*"],
   });
-  if (result.errors.length > 0) throw new Error(`esbuild failed with ${result.errors.length} error(s)`);
 
   copyFileSync(join(REPO, "plugin", LAUNCHER), join(stage, LAUNCHER));
   chmodSync(join(stage, LAUNCHER), 0o755);
   chmodSync(join(stage, BUNDLE), 0o644);
 
   const archive = join(outDir, pluginArchiveName(version));
-  const entries = [LAUNCHER, BUNDLE, `${BUNDLE}.LEGAL.txt`].filter((entry) => exists(join(stage, entry)));
+  const entries = [LAUNCHER, BUNDLE, `${BUNDLE}.LEGAL.txt`].filter((entry) => existsSync(join(stage, entry)));
   const tar = execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", stage, ...entries], {
     maxBuffer: 256 * 1024 * 1024,
   });
-  execFileSync("sh", ["-c", 'gzip -n -9 > "$1"', "gzip", archive], { input: tar });
+  // zlib writes no timestamp or file name into the gzip header.
+  writeFileSync(archive, gzipSync(tar, { level: 9 }));
   rmSync(stage, { recursive: true, force: true });
   return archive;
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 if (require.main === module) {

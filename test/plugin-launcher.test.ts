@@ -9,8 +9,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { REPO } from "../scripts/repo";
 
-const LAUNCHER = join(__dirname, "..", "plugin", "pulumi-resource-serviceapi");
+const LAUNCHER = join(REPO, "plugin", "pulumi-resource-serviceapi");
 const scratch = mkdtempSync(join(tmpdir(), "launcher-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

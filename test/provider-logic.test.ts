@@ -312,6 +312,14 @@ describe("messages name a setting as the stack config key the user sets", () => 
   });
 });
 
+describe("Pulumi's unknown value", () => {
+  it("the lifecycle's UNKNOWN is the SDK's own sentinel (written out so the plugin does not load the SDK runtime)", async () => {
+    const { UNKNOWN } = await import("../provider/lifecycle/checks");
+    const { unknownValue } = await import("@pulumi/pulumi/runtime");
+    expect(UNKNOWN).toBe(unknownValue);
+  });
+});
+
 describe("settings", () => {
   it("a numeric config value that is not an integer in range names the key, the range and the value", async () => {
     const { readSettings } = await import("../provider/settings");

@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { readSettings } from "../settings";
-import { PartialFailure } from "../lifecycle/errors";
+import { PartialFailure, adviseOnFailure } from "../lifecycle/errors";
 import { useSettings } from "../lifecycle/service";
 import type { Lifecycle } from "../lifecycle/types";
 
@@ -31,10 +31,10 @@ export function dynamicProvider<Inputs extends object, Outputs extends object>(l
       return result as pulumi.dynamic.CheckResult<Inputs & DynamicKeys>;
     }),
     diff: printedOnce((id: string, olds: Outputs, news: Inputs) => lifecycle.diff(id, olds, news)),
-    create: (inputs: Inputs & DynamicKeys) => recordedOnFailure(inputs.__provider, () => lifecycle.create(inputs)),
-    read: printedOnce(async (id: string, props?: Outputs) => (await lifecycle.read(id, props!)) as pulumi.dynamic.ReadResult<Outputs>),
-    update: (id: string, olds: Outputs, news: Inputs & DynamicKeys) => recordedOnFailure(news.__provider, () => lifecycle.update(id, olds, news)),
-    delete: printedOnce((id: string, props: Outputs) => lifecycle.remove(id, props)),
+    create: (inputs: Inputs & DynamicKeys) => recordedOnFailure(inputs.__provider, adviseOnFailure(() => lifecycle.create(inputs))),
+    read: printedOnce(adviseOnFailure(async (id: string, props?: Outputs) => (await lifecycle.read(id, props!)) as pulumi.dynamic.ReadResult<Outputs>)),
+    update: (id: string, olds: Outputs, news: Inputs & DynamicKeys) => recordedOnFailure(news.__provider, adviseOnFailure(() => lifecycle.update(id, olds, news))),
+    delete: printedOnce(adviseOnFailure((id: string, props: Outputs) => lifecycle.remove(id, props))),
   } satisfies pulumi.dynamic.ResourceProvider<Inputs & DynamicKeys, Outputs>;
 }
 

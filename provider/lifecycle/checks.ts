@@ -11,12 +11,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { closest, distance } from "fastest-levenshtein";
 import type { z } from "zod";
 import { parseWithIssues } from "../contract/issues";
-import { unknownValue } from "@pulumi/pulumi/runtime";
-import { ILL_FORMED } from "../unicode-guard";
+import { ILL_FORMED } from "../ill-formed-marker";
 import type { InputField, ResourceFields } from "./fields";
 
-/** How a value not known yet (during preview) reaches a provider: Pulumi's own sentinel string. */
-export const UNKNOWN: string = unknownValue;
+/**
+ * How a value not known yet (during preview) reaches a provider: Pulumi's own sentinel string,
+ * `runtime.unknownValue` of `@pulumi/pulumi` (a test keeps the two equal). Written out because
+ * importing `@pulumi/pulumi/runtime` loads the whole program-side SDK, TypeScript included, into
+ * every plugin process.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export class Failures {
   /** `property` is always empty (see above). */
@@ -28,7 +32,7 @@ export class Failures {
 }
 
 /** A value that is not known yet (preview) is checked again once it is. */
-function unknown(value: unknown): boolean {
+export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
 
@@ -60,7 +64,7 @@ function controlCharacter(failures: Failures, field: string, value: unknown): bo
 
 /** Checks one input against the schema the client will send it with. `undefined` passes (see `required`). */
 function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
-  if (value === undefined || unknown(value)) return;
+  if (value === undefined || isUnknown(value)) return;
   if (illFormed(failures, field, value) || controlCharacter(failures, field, value)) return;
   const result = parseWithIssues(schema, value);
   if (result.success) return;
@@ -68,7 +72,7 @@ function checkField(failures: Failures, field: string, schema: z.ZodType, value:
 }
 
 function checkOneOf(failures: Failures, field: string, allowed: readonly unknown[], value: unknown): void {
-  if (value === undefined || unknown(value) || allowed.includes(value)) return;
+  if (value === undefined || isUnknown(value) || allowed.includes(value)) return;
   if (illFormed(failures, field, value)) return;
   failures.add(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
 }

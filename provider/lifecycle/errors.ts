@@ -27,13 +27,19 @@ export function withHint<E>(error: E, hint: string): E {
   return error;
 }
 
+const authHinted = new WeakSet<object>();
+
 /**
  * `pulumi refresh` and `pulumi destroy` run with the provider configuration recorded at the last
  * `pulumi up` (even one that failed), not the current stack config: after a token rotation a 401
  * there usually means exactly that, and so does a bad setting (checked at preview for `up`, so
  * reaching a record operation only there), so the message says how to run them with the current one.
+ * Both faces apply it to every record operation (create, read, update, delete); applying it twice
+ * adds the advice once.
  */
-export function withAuthHint(error: unknown): unknown {
+function withAuthHint(error: unknown): unknown {
+  if (typeof error !== "object" || error === null || authHinted.has(error)) return error;
+  authHinted.add(error);
   if (error instanceof AuthenticationError) {
     return withHint(error, "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
       "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
@@ -45,9 +51,20 @@ export function withAuthHint(error: unknown): unknown {
   return error;
 }
 
+/** `operation`, its failures passed through `withAuthHint`: what both faces wrap each record operation in. */
+export function adviseOnFailure<A extends unknown[], R>(operation: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await operation(...args);
+    } catch (error) {
+      throw withAuthHint(error);
+    }
+  };
+}
+
 /** A product create that may have reached the service: how to finish without a duplicate. */
 export function withProductRecoveryHint(error: unknown): unknown {
-  if (!mayHaveSucceeded(error)) return withAuthHint(error);
+  if (!mayHaveSucceeded(error)) return error;
   return withHint(error, "To take over a product that was created anyway instead of creating a second one, " +
     "find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \"<name>\" <id>`), " +
     "or in the service's UI (the API cannot list products) — and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again. " +
@@ -56,7 +73,7 @@ export function withProductRecoveryHint(error: unknown): unknown {
 
 /** A task create that may have reached the service: tasks cannot be listed, adopted or deleted. */
 export function withTaskRecoveryHint(error: unknown): unknown {
-  if (!mayHaveSucceeded(error)) return withAuthHint(error);
+  if (!mayHaveSucceeded(error)) return error;
   return withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
     "declares before running `pulumi up` again, which would create another one.");
 }

@@ -13,7 +13,7 @@ import { Failures, checkInputs } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
 import { projectAndRecordId } from "./import-id";
 import { importedThisRun, noteImported } from "./imported";
-import { PartialFailure, isNotFound, withAuthHint, withHint, withProductRecoveryHint } from "./errors";
+import { PartialFailure, isNotFound, withHint, withProductRecoveryHint } from "./errors";
 import { info, label, logCreated, warn } from "./messages";
 import { apiClient, currentSettings } from "./service";
 import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
@@ -181,7 +181,7 @@ async function adopt(productId: string, desired: Desired) {
     current = await client.updateProduct(productId, {});
   } catch (error) {
     if (isNotFound(error)) throw withHint(error, `adoptId ${productId}: no product with this id is visible to this token.`);
-    throw withAuthHint(error);
+    throw error;
   }
   const patch = buildProductPatch(current, desired);
   if (Object.keys(patch).length === 0) return { id: productId, outs: outputs(current, desired) };
@@ -200,12 +200,8 @@ async function update(id: string, olds: ProductOutputs, news: ProductInputs) {
   const patch = buildProductPatch(olds, desired);
   // Nothing the API holds changed (e.g. only onDelete): record the new inputs without a request.
   if (Object.keys(patch).length === 0) return { outs: outputs(olds, desired) };
-  try {
-    const record = await apiClient().updateProduct(id, patch);
-    return { outs: outputs(record, desired) };
-  } catch (error) {
-    throw withAuthHint(error);
-  }
+  const record = await apiClient().updateProduct(id, patch);
+  return { outs: outputs(record, desired) };
 }
 
 let warnedNoRefresh = false;
@@ -227,7 +223,7 @@ async function read(id: string, props: ProductOutputs) {
     record = await apiClient().updateProduct(id, {});
   } catch (error) {
     if (isNotFound(error)) return {}; // gone: the engine drops it from the stack
-    throw withAuthHint(error);
+    throw error;
   }
   // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
   const stored: Desired = {
@@ -251,7 +247,7 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
     record = await apiClient().updateProduct(recordId, {});
   } catch (error) {
     if (isNotFound(error)) throw withHint(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
-    throw withAuthHint(error);
+    throw error;
   }
   noteImported("Product", recordId);
   const live = {
@@ -283,7 +279,7 @@ async function remove(id: string, props: ProductOutputs): Promise<void> {
     await apiClient().updateProduct(id, { status: "archived" });
     info(`${name}: sent PATCH {status: "archived"}; it is archived on the service (the API cannot delete products).`);
   } catch (error) {
-    if (!isNotFound(error)) throw withAuthHint(error);
+    if (!isNotFound(error)) throw error;
     info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
 }

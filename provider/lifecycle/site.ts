@@ -12,7 +12,7 @@ import { z } from "zod";
 import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
 import { Failures, checkInputs } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
-import { isNotFound, withAuthHint } from "./errors";
+import { isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { importedThisRun, noteImported } from "./imported";
 import { info, label, warn } from "./messages";
@@ -66,7 +66,7 @@ export const SITE_FIELDS: ResourceFields<SiteInputs> = {
   },
 };
 
-const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs)[];
+const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs & keyof SiteOutputs)[];
 /** Every property of the resource, for the resource class. */
 export const SITE_OUTPUTS = propertyNames(SITE_FIELDS);
 
@@ -87,12 +87,7 @@ async function findSite(projectId: string, siteId: string): Promise<{ site: (Sit
     listings.set(projectId, listing);
     listing.catch(() => listings.delete(projectId));
   }
-  let byId: Map<string, Site & { id: string }>;
-  try {
-    byId = await listing;
-  } catch (error) {
-    throw withAuthHint(error);
-  }
+  const byId = await listing;
   return { site: byId.get(siteId.toLowerCase()), count: byId.size };
 }
 
@@ -107,12 +102,7 @@ async function updateCachedListing(projectId: string, site: Site): Promise<void>
 }
 
 async function rename(projectId: string, siteId: string, name: string): Promise<Site> {
-  let site: Site;
-  try {
-    site = await apiClient().updateSite(siteId, { name });
-  } catch (error) {
-    throw withAuthHint(error);
-  }
+  const site = await apiClient().updateSite(siteId, { name });
   await updateCachedListing(projectId, site);
   return site;
 }
@@ -126,7 +116,7 @@ async function check(_olds: Record<string, unknown>, news: Record<string, unknow
 
 async function diff(_id: string, olds: SiteOutputs, news: SiteInputs) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
-  const replaces = (["projectId", "siteId"] as const).filter((k) => desired[k] !== olds[k]);
+  const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && desired[k] !== olds[k]);
   const changes = replaces.length > 0
     || desired.name !== olds.name
     || (desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete

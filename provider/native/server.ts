@@ -20,8 +20,8 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { version } from "../../package.json";
 import { ConfigError } from "../client";
-import { UNKNOWN } from "../lifecycle/checks";
-import { PartialFailure } from "../lifecycle/errors";
+import { isUnknown } from "../lifecycle/checks";
+import { PartialFailure, adviseOnFailure } from "../lifecycle/errors";
 import { product } from "../lifecycle/product";
 import { apiClient, useSettings } from "../lifecycle/service";
 import { site } from "../lifecycle/site";
@@ -138,7 +138,7 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
     return response;
   }),
 
-  create: handle(async (request: proto.CreateRequest) => {
+  create: handleRecordOperation(async (request: proto.CreateRequest) => {
     const lifecycle = lifecycleOf(request.getType(), request.getUrn());
     const inputs = named(values(request.getProperties()), nameOf(request.getName(), request.getUrn()));
     const { id, outs } = await lifecycle.create(inputs);
@@ -153,7 +153,7 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
    * `--import-pending-creates`) has none: the lifecycle finds the record from the id alone, with
    * any inputs the engine still has.
    */
-  read: handle(async (request: proto.ReadRequest) => {
+  read: handleRecordOperation(async (request: proto.ReadRequest) => {
     const lifecycle = lifecycleOf(request.getType(), request.getUrn());
     const name = nameOf(request.getName(), request.getUrn());
     const props = values(request.getProperties());
@@ -167,7 +167,7 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
     return response;
   }),
 
-  update: handle(async (request: proto.UpdateRequest) => {
+  update: handleRecordOperation(async (request: proto.UpdateRequest) => {
     const lifecycle = lifecycleOf(request.getType(), request.getUrn());
     const name = nameOf(request.getName(), request.getUrn());
     const { outs } = await lifecycle.update(request.getId(), named(values(request.getOlds()), name), named(values(request.getNews()), name));
@@ -176,7 +176,7 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
     return response;
   }),
 
-  delete: handle(async (request: proto.DeleteRequest) => {
+  delete: handleRecordOperation(async (request: proto.DeleteRequest) => {
     const lifecycle = lifecycleOf(request.getType(), request.getUrn());
     await lifecycle.remove(request.getId(), named(values(request.getProperties()), nameOf(request.getName(), request.getUrn())));
     return new Empty();
@@ -198,6 +198,11 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
  * expects: a `PartialFailure` becomes `ErrorResourceInitFailed` (the record is kept in the stack),
  * anything else an error with its message — no stack trace.
  */
+/** As `handle`, for create, read, update and delete: a 401 or settings error says which configuration refresh and destroy use. */
+function handleRecordOperation<Req, Res>(work: (request: Req) => Promise<Res>) {
+  return handle(adviseOnFailure(work));
+}
+
 function handle<Req, Res>(work: (request: Req) => Promise<Res>) {
   return (call: Call<Req>, reply: Reply<Res>) => {
     const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
@@ -274,9 +279,5 @@ function setting(source: Values): (key: string) => string | undefined {
   };
 }
 
-
-function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
 
 export { ResourceProviderService };

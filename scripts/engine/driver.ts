@@ -9,7 +9,7 @@
  * install, which serializes the provider as a one-line `require` stub.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
@@ -93,6 +93,10 @@ export class EngineStack {
     sim: Simulator,
     options: {
       config?: Record<string, string>; token?: string | null; program?: string; inPlace?: boolean; env?: Record<string, string>;
+      /** A Pulumi.yaml's text, written into the stack's scratch folder (instead of copying `program`). */
+      yaml?: string;
+      /** Load the serviceapi plugin from the repo's node_modules, as an npm project's `plugins.providers` entry does. */
+      plugin?: boolean;
     } = {},
   ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
@@ -102,12 +106,18 @@ export class EngineStack {
     if (options.inPlace && options.program) {
       // Run the project where it is (e.g. the repo root's Pulumi.yaml); only state goes to scratch.
       dir = options.program;
+    } else if (options.yaml !== undefined) {
+      writeFileSync(join(dir, "Pulumi.yaml"), options.yaml);
     } else {
       const source = options.program ?? join(REPO, "scripts", "engine", "program");
       cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
       // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
       mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
       symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
+    }
+    if (options.plugin) {
+      if (dir !== scratch) throw new Error("plugin: true needs a copy of the program, not inPlace");
+      appendFileSync(join(dir, "Pulumi.yaml"), `\n${PLUGIN_FROM_NODE_MODULES}`);
     }
     mkdirSync(join(scratch, ".state"));
     const engine = new EngineStack(sim, dir, scratch);
@@ -208,7 +218,7 @@ export class EngineStack {
   }
 
   /** `pulumi stack export` as JSON (the Automation API's own export). */
-  async deployment(): Promise<{ resources?: { type: string; id?: string; urn: string; inputs?: Record<string, unknown> }[]; pending_operations?: unknown[] }> {
+  async deployment(): Promise<Deployment> {
     return ((await this.#stack.exportStack()) as unknown as { deployment: never }).deployment;
   }
 
@@ -259,6 +269,12 @@ export class EngineStack {
   }
 }
 
+/** The parts of a deployment (`pulumi stack export`, or the state file's `checkpoint.latest`) the tests read. */
+export interface Deployment {
+  resources?: { type: string; id?: string; urn: string; inputs?: Record<string, unknown> }[];
+  pending_operations?: { resource: { urn: string; type: string }; type: string }[];
+}
+
 export interface StateResource {
   type: string;
   id: string;
@@ -268,18 +284,19 @@ export interface StateResource {
 }
 
 /**
- * A copy of a Pulumi YAML program (in a new scratch folder) that loads the serviceapi plugin from
- * the package installed in the repo's node_modules, as an npm project's `plugins.providers` entry
- * does. Returns the folder, for `EngineStack.create({ program })`.
+ * The `plugins.providers` entry that loads the serviceapi plugin from the package installed in the
+ * repo's node_modules, as an npm project's Pulumi.yaml does.
  */
-export function withPluginFromNodeModules(program: string): string {
-  mkdirSync(WORK, { recursive: true });
-  const dir = mkdtempSync(join(WORK, "yaml-"));
-  cpSync(program, dir, { recursive: true });
-  const plugin = join(REPO, "node_modules", "pulumi-serviceapi", "plugin");
-  const yaml = readFileSync(join(dir, "Pulumi.yaml"), "utf8");
-  writeFileSync(join(dir, "Pulumi.yaml"), `${yaml}\nplugins:\n  providers:\n    - name: serviceapi\n      path: ${plugin}\n`);
-  return dir;
+export const PLUGIN_FROM_NODE_MODULES =
+  `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
+
+/** A spec of `count` products in one project, named and titled `<prefix><i>` / `<prefix> <i>` (and slugged, with `slug`). */
+export function catalog(projectId: string, count: number, prefix: string, options: { slug?: boolean } = {}): ProgramSpec {
+  return {
+    products: Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, {
+      projectId, title: `${prefix} ${i}`, ...(options.slug && { slug: `${prefix.toLowerCase()}-${i}` }),
+    }])),
+  };
 }
 
 /** What a failed CLI run produced (attached by `EngineStack`). */

@@ -6,31 +6,15 @@
  * `pulumi cancel`, `pulumi refresh --clear-pending-creates`, `adoptId` for what the stack lacks —
  * ends with every product once.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, type ProgramSpec } from "../../scripts/engine/driver";
+import { createdInOutput, engineSuite, until } from "./suite";
+import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
-const CREATED = /serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g;
 
-function catalog(count: number, prefix: string): ProgramSpec {
-  return { products: Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, { projectId: project, title: `${prefix} ${i}` }])) };
-}
 
-/** Logical name → id, from every `created` line in a run's output. */
-function createdInOutput(output: string): Map<string, string> {
-  return new Map([...output.matchAll(CREATED)].map((m) => [m[1]!, m[2]!]));
-}
-
-async function until(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   const suite = engineSuite();
@@ -38,7 +22,6 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   beforeEach(() => {
     sim = suite.sim();
   });
-  afterEach(() => sim.clearFaults());
 
   /** Products of this test's titles on the service. */
   function onService(prefix: string) {
@@ -49,7 +32,7 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     it(`${signal} mid-create: in-flight creates finish and are recorded; the next up converges with 0 duplicates`, async () => {
       const engine = await suite.newStack();
       const prefix = signal.toLowerCase();
-      await engine.setSpec(catalog(40, prefix));
+      await engine.setSpec(catalog(project, 40, prefix));
       sim.addFault({ operation: "products.create", kind: "delay", delayMs: 800, times: 1000 });
       const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
       await until("the first create", () => createdInOutput(run.output()).size > 0);
@@ -73,7 +56,7 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   it("SIGKILL of the process group: the output names every product made; the documented recovery ends with 0 duplicates", async () => {
     const engine = await suite.newStack();
     const prefix = "kill";
-    await engine.setSpec(catalog(40, prefix));
+    await engine.setSpec(catalog(project, 40, prefix));
     const stateBefore = engine.stateFileText();
     // 15 creates go through; the rest hang, unprocessed, until the client is gone.
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 15 });
@@ -102,7 +85,7 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     expect(await engine.spawnCli(["cancel", "--yes"]).exited).toBe(0);
     expect(await engine.spawnCli(["refresh", "--clear-pending-creates", "--yes", "--non-interactive"]).exited).toBe(0);
     const inStack = new Set(((await engine.deployment()).resources ?? []).map((r) => r.id));
-    const spec = catalog(40, prefix);
+    const spec = catalog(project, 40, prefix);
     for (const [name, id] of named) if (!inStack.has(id)) spec.products![name]!.adoptId = id;
     expect(Object.values(spec.products!).filter((p) => p.adoptId !== undefined)).toHaveLength(15);
     await engine.setSpec(spec);

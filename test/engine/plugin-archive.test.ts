@@ -30,13 +30,17 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
     scratch = mkdtempSync(join(WORK, "archive-"));
     archive = await buildPluginArchive(scratch);
     rebuilt = await buildPluginArchive(join(scratch, "again"));
-    // A folder holding only `node` (this run's Node 24): what the machine needs besides the CLI.
+    // A folder holding only `node` (this run's Node 24): what the machine needs besides the CLI. And
+    // a broken plugin launcher on PATH: Pulumi prefers a plugin on PATH to an installed one unless
+    // PULUMI_IGNORE_AMBIENT_PLUGINS is set (as the README says), so runs fail if that stops working.
     nodeOnly = join(scratch, "node-bin");
     mkdirSync(nodeOnly);
     symlinkSync(process.execPath, join(nodeOnly, "node"));
+    writeFileSync(join(nodeOnly, "pulumi-resource-serviceapi"), "#!/bin/sh\necho 'the plugin from PATH ran' >&2\nexit 1\n");
+    chmodSync(join(nodeOnly, "pulumi-resource-serviceapi"), 0o755);
     engine = await EngineStack.create(sim, {
       program: join(REPO, "examples", "catalog-pulumi-yaml"),
-      env: { PATH: `${cliBin}:${nodeOnly}:/usr/bin:/bin` },
+      env: { PATH: `${cliBin}:${nodeOnly}:/usr/bin:/bin`, PULUMI_IGNORE_AMBIENT_PLUGINS: "true" },
     });
   }, 30 * 60_000);
 
@@ -81,6 +85,7 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
     for (const run of [up, preview, destroy]) {
       expect(run.text).not.toContain("from $PATH");
       expect(run.text).not.toContain("pulumi-resource-serviceapi from");
+      expect(run.text).not.toContain("the plugin from PATH ran");
     }
   });
 
@@ -91,9 +96,12 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
     writeFileSync(join(oldNode, "node"), "#!/bin/sh\necho v22.18.1\n");
     chmodSync(join(oldNode, "node"), 0o755);
     engine.setEnv("PATH", `${cliBin}:${oldNode}:/usr/bin:/bin`);
-    const preview = engine.spawnCli(["preview", "--non-interactive"]);
-    expect(await preview.exited).not.toBe(0);
-    expect(preview.output()).toContain("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: v22.18.1)");
-    engine.setEnv("PATH", `${cliBin}:${nodeOnly}:/usr/bin:/bin`);
+    try {
+      const preview = engine.spawnCli(["preview", "--non-interactive"]);
+      expect(await preview.exited).not.toBe(0);
+      expect(preview.output()).toContain("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: v22.18.1)");
+    } finally {
+      engine.setEnv("PATH", `${cliBin}:${nodeOnly}:/usr/bin:/bin`);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -38,9 +38,8 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
     // 1. The project becomes a Pulumi YAML project that loads the plugin (from node_modules here;
     //    or installed with `pulumi plugin install`), still without resources.
     const yamlPath = join(engine.dir, "Pulumi.yaml");
-    const plugin = `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
     rmSync(join(engine.dir, "index.ts"));
-    writeFileSync(yamlPath, `name: engine\nruntime: yaml\n${plugin}`);
+    writeFileSync(yamlPath, `name: engine\nruntime: yaml\n${PLUGIN_FROM_NODE_MODULES}`);
 
     // 2. Import each record under the plugin's type (same logical names: the type is part of the URN).
     const importFile = join(engine.dir, "migrate.json");
@@ -54,6 +53,7 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
     const imported = engine.spawnCli(["import", "--file", importFile, "--protect=false", "--yes", "--non-interactive"]);
     expect(await imported.exited).toBe(0);
     expect(imported.output()).toContain("3 imported");
+    const importRequests = sim.requests();
 
     // 3. Drop the dynamic resources, then their provider, from the state only: their delete
     //    (archive, rename back) never runs.
@@ -63,12 +63,14 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
 
     // 4. The program is the YAML that `pulumi import` printed.
     const output = imported.output();
-    writeFileSync(yamlPath, `name: engine\nruntime: yaml\n${plugin}${output.slice(output.indexOf("resources:"))}`);
+    writeFileSync(yamlPath, `name: engine\nruntime: yaml\n${PLUGIN_FROM_NODE_MODULES}${output.slice(output.indexOf("resources:"))}`);
     const preview = await engine.preview();
     expect(preview.result.changeSummary).toEqual({ same: 4 });
 
-    // Reads only (empty PATCHes and listings), nothing written; the records are as they were.
-    expect(sim.requests().filter((r) => !(r.operation === "sites.list" || (r.operation === "products.update" && JSON.stringify(r.body) === "{}")))).toEqual([]);
+    // The import read each record (empty PATCHes and listings) and wrote nothing; the preview sent
+    // nothing at all; the records are as they were.
+    expect(importRequests.filter((r) => r.operation === "products.update")).toHaveLength(2 * products.length);
+    expect(importRequests.filter((r) => !(r.operation === "sites.list" || (r.operation === "products.update" && JSON.stringify(r.body) === "{}")))).toEqual([]);
     expect(sim.products().filter((p) => p.projectId === project).map((p) => [p.title, p.status]).sort())
       .toEqual([["Basic", "draft"], ["Pro", "active"]]);
     expect(wire(sim)).toEqual([]);

@@ -3,39 +3,40 @@
  * and two base URLs in one program each reach their own service; a bad provider setting fails
  * preview naming the key; the token never reaches the output.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../simulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, withPluginFromNodeModules } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, pulumiCli, type EngineStack } from "../../scripts/engine/driver";
+import { simulatorForSuite, stackPerTest } from "./suite";
 
 describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let acme: Simulator;
   let globex: Simulator;
-  let engine: EngineStack;
+  const newStack = stackPerTest(() => acme);
 
   beforeAll(async () => {
     await pulumiCli();
-    acme = await startSimulator({ port: 0, token: "acme_token_0001" });
-    globex = await startSimulator({ port: 0, token: "globex_token_0002" });
+    acme = await simulatorForSuite({ token: "acme_token_0001" });
+    globex = await simulatorForSuite({ token: "globex_token_0002" });
   }, 30 * 60_000);
 
-  afterAll(async () => {
-    await engine?.dispose();
-    await acme?.close();
-    await globex?.close();
-  });
-
-  it("two providers, two tokens, two base URLs: each product lands on its own service", async () => {
+  /** The two-provider program, configured with both services' tokens and URLs. */
+  async function twoProviders(): Promise<EngineStack> {
     // No default provider configuration at all: only the explicit providers' arguments.
-    engine = await EngineStack.create(acme, { program: withPluginFromNodeModules(join(REPO, "test", "engine", "yaml-two-providers")), token: null });
+    const engine = await newStack({ program: join(REPO, "test", "engine", "yaml-two-providers"), plugin: true, token: null });
     await engine.stack.removeConfig("serviceapi:baseUrl");
     await engine.stack.setConfig("acmeToken", { value: acme.token, secret: true });
     await engine.stack.setConfig("acmeUrl", { value: acme.url });
     await engine.stack.setConfig("globexToken", { value: globex.token, secret: true });
     await engine.stack.setConfig("globexUrl", { value: globex.url });
     await engine.stack.setConfig("projectId", { value: DEFAULT_IDS.acmeDocs });
+    return engine;
+  }
+
+  it("two providers, two tokens, two base URLs: each product lands on its own service", async () => {
+    const engine = await twoProviders();
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toMatchObject({ create: 5 });
     expect(acme.products().map((p) => p.title)).toEqual(["Acme plan"]);
@@ -46,8 +47,8 @@ describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
   });
 
   it("a provider argument out of range fails preview naming the key and the range, before any request", async () => {
+    const engine = await twoProviders();
     const yaml = join(engine.dir, "Pulumi.yaml");
-    const { readFileSync, writeFileSync } = await import("node:fs");
     writeFileSync(yaml, readFileSync(yaml, "utf8").replace("initialRetryDelayMs: 20", "initialRetryDelayMs: 600000"));
     acme.clearRequests();
     const failed = await expectFailure(engine.preview());
@@ -56,28 +57,25 @@ describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
   });
 
   it("a bad default-provider setting fails preview of a program without lookups, before any request", async () => {
-    const dir = mkdtempSync(join(REPO, ".engine-work", "plain-"));
-    writeFileSync(join(dir, "Pulumi.yaml"), [
-      "name: plain", "runtime: yaml", "resources:", "  p:", "    type: serviceapi:index:Product", "    properties:",
-      `      projectId: ${DEFAULT_IDS.acmeDocs}`, "      title: Plain", "",
-    ].join("\n"));
-    const plain = await EngineStack.create(acme, { program: withPluginFromNodeModules(dir) });
-    try {
-      for (const [key, value, message] of [
-        ["serviceapi:baseUrl", "127.0.0.1:18950", 'serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")'],
-        ["serviceapi:baseUrl", "ftp://x", "serviceapi:baseUrl must use https://"],
-        ["serviceapi:token", "tok-a", "token is too short (5 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token"],
-      ] as const) {
-        await plain.stack.setConfig(key, { value, secret: key === "serviceapi:token" });
-        acme.clearRequests();
-        const failed = await expectFailure(plain.preview());
-        expect(failed.text).toContain(message);
-        expect(acme.requests()).toEqual([]);
-        await plain.stack.setConfig(key, { value: key === "serviceapi:token" ? acme.token : acme.url, secret: key === "serviceapi:token" });
-      }
-      expect((await plain.preview()).result.changeSummary).toEqual({ create: 2 });
-    } finally {
-      await plain.dispose();
+    const plain = await newStack({
+      plugin: true,
+      yaml: [
+        "name: plain", "runtime: yaml", "resources:", "  p:", "    type: serviceapi:index:Product", "    properties:",
+        `      projectId: ${DEFAULT_IDS.acmeDocs}`, "      title: Plain", "",
+      ].join("\n"),
+    });
+    for (const [key, value, message] of [
+      ["serviceapi:baseUrl", "127.0.0.1:18950", 'serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")'],
+      ["serviceapi:baseUrl", "ftp://x", "serviceapi:baseUrl must use https://"],
+      ["serviceapi:token", "tok-a", "token is too short (5 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token"],
+    ] as const) {
+      await plain.stack.setConfig(key, { value, secret: key === "serviceapi:token" });
+      acme.clearRequests();
+      const failed = await expectFailure(plain.preview());
+      expect(failed.text).toContain(message);
+      expect(acme.requests()).toEqual([]);
+      await plain.stack.setConfig(key, { value: key === "serviceapi:token" ? acme.token : acme.url, secret: key === "serviceapi:token" });
     }
+    expect((await plain.preview()).result.changeSummary).toEqual({ create: 2 });
   });
 });

@@ -5,37 +5,21 @@
  * drops pending creates without reading them, which this test also pins); the next `up` ends with
  * every product exactly once.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO, withPluginFromNodeModules } from "../../scripts/engine/driver";
+import { createdInOutput, engineSuite, until } from "./suite";
+import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
-const CREATED = /serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g;
 
-async function until(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** A Pulumi YAML catalog of `count` products, loading the plugin from node_modules. */
+/** A Pulumi YAML catalog of `count` products. */
 function yamlCatalog(count: number): string {
-  const dir = mkdtempSync(join(REPO, ".engine-work", "kill-"));
   const resources = Array.from({ length: count }, (_, i) =>
     `  p${i}:\n    type: serviceapi:index:Product\n    properties:\n      projectId: ${project}\n      title: Kill plugin ${i}\n`).join("");
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: killed\nruntime: yaml\nresources:\n${resources}`);
-  return withPluginFromNodeModules(dir);
-}
-
-interface Deployment {
-  resources?: { type: string; urn: string; id?: string }[];
-  pending_operations?: { resource: { urn: string; type: string }; type: string }[];
+  return `name: killed\nruntime: yaml\nresources:\n${resources}`;
 }
 
 describe("a killed pulumi up through the plugin, recovered with pulumi import", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
@@ -46,17 +30,17 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
   });
 
   it("every product made is named in the output; the recovery imports them by id and ends with 0 duplicates", async () => {
-    const engine = await suite.newStack({ program: yamlCatalog(20) });
+    const engine = await suite.newStack({ yaml: yamlCatalog(20), plugin: true });
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 8 });
     sim.addFault({ operation: "products.create", kind: "hang", times: 1000 });
     const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
-    await until("8 created lines", () => new Set([...run.output().matchAll(CREATED)].map((m) => m[2])).size === 8);
+    await until("8 created lines", () => createdInOutput(run.output()).size === 8);
     await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
     process.kill(-run.child.pid!, "SIGKILL");
     await run.exited;
     sim.clearFaults();
 
-    const named = new Map([...run.output().matchAll(CREATED)].map((m) => [m[1]!, m[2]!]));
+    const named = createdInOutput(run.output());
     const made = sim.products().filter((p) => p.title.startsWith("Kill plugin "));
     expect(made).toHaveLength(8);
     expect(new Set(named.values())).toEqual(new Set(made.map((p) => p.id)));
@@ -78,7 +62,7 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
     // Pulumi's own `refresh --import-pending-creates <urn> <id>` (CLI v3.248.0) turns the pending
     // creates into imports and then drops them without reading any: docs/recovery.md says so, and
     // this keeps that sentence true (if a later CLI reads them, this fails and the doc changes).
-    const pending = ((await engine.deployment()) as Deployment).pending_operations ?? [];
+    const pending = (await engine.deployment()).pending_operations ?? [];
     expect(pending.length).toBeGreaterThanOrEqual(8);
     const args = pending.flatMap((op) => {
       const id = named.get(op.resource.urn.split("::").pop()!);
@@ -102,7 +86,8 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
     const imported = engine.spawnCli(["import", "--file", importFile, "--protect=false", "--generate-code=false", "--yes", "--non-interactive"]);
     expect(await imported.exited).toBe(0);
     expect(imported.output()).toContain("8 imported");
-    expect(sim.requests().every((r) => r.operation === "products.update" && JSON.stringify(r.body) === "{}")).toBe(true);
+    // Read with empty PATCHes (once for the preview, once for the import), nothing else.
+    expect(wire(sim).map((c) => [c.operation, c.body])).toEqual(Array(16).fill(["products.update", {}]));
 
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toMatchObject({ create: 12 });

@@ -12,7 +12,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite } from "./suite";
 import {
-  ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire, withPluginFromNodeModules,
+  ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire,
 } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -21,14 +21,12 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
   let engine: EngineStack;
   let client: ServiceApiClient;
-  let program: string;
 
   beforeAll(async () => {
     await pulumiCli();
     sim = await simulatorForSuite();
     client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
-    program = withPluginFromNodeModules(join(REPO, "examples", "catalog-pulumi-yaml"));
-    engine = await EngineStack.create(sim, { program });
+    engine = await EngineStack.create(sim, { program: join(REPO, "examples", "catalog-pulumi-yaml"), plugin: true });
   }, 30 * 60_000);
 
   afterAll(async () => {

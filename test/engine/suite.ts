@@ -37,3 +37,17 @@ export function stackPerTest(sim: () => Simulator): (options?: Parameters<typeof
   });
   return async (options) => (current = await EngineStack.create(sim(), options));
 }
+
+/** Logical name → id, from every `serviceapi: created Product "<name>" <id>` line in a run's output. */
+export function createdInOutput(output: string): Map<string, string> {
+  return new Map([...output.matchAll(/serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** Waits (polling every 100 ms) until `condition` holds; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

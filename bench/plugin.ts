@@ -64,7 +64,7 @@ export async function upOf200(sim: Simulator): Promise<void> {
   }
   const median = (face: Face) => [...runs[face]].map((r) => r.ms).sort((a, b) => a - b)[1]!;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`\n2. pulumi up of ${COUNT} products: the plugin beside the dynamic face and the do-nothing baseline — pulumi up of ${COUNT} products (median of 3, wall clock)`);
+  console.log(`\n2. pulumi up of ${COUNT} products: the plugin beside the dynamic face and the do-nothing baseline (median of 3, wall clock)`);
   console.log("   face                           up        runs                     vs baseline   state bytes per product: entry (inputs+outputs)");
   const rows: [Face, string][] = [
     ["baseline", "do-nothing dynamic provider"], ["dynamic", "dynamic Product (TypeScript)"], ["plugin", "plugin Product (Pulumi YAML)"],

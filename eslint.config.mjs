@@ -16,6 +16,12 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // Plain JavaScript Pulumi programs, as users write them (CommonJS, Node's globals).
+    files: ["**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", console: "readonly", module: "writable", process: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // Product code (the package, the simulator, the demo, the bench, the examples) never imports test code.
     files: ["provider/**", "simulator/**", "scripts/**", "bench/**", "examples/**"],
     rules: {

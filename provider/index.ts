@@ -3,6 +3,7 @@
  * client's record types are exported as `…Record` here, because `Product`, `Site` and `Task` name
  * the resources.
  */
+import "./node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
 export {
   ServiceApiClient, type ClientOptions, type RequestOptions, type LogEvent, NUMERIC_OPTIONS, MIN_TOKEN_LENGTH,
   ServiceApiError, ApiError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError,

@@ -22,6 +22,10 @@ export class DataSourceError extends pulumi.RunError {
     super(message);
     this.name = "DataSourceError";
     Object.defineProperty(this, "message", { get: () => message, set: () => {}, enumerable: false, configurable: true });
+    // When the program has already returned (the lookup feeds a resource and nothing awaits it),
+    // the SDK's first unhandled-rejection handler prints `err.stack`, not the RunError's message
+    // (`@pulumi/pulumi/cmd/run/index.js`): the stack is the message, so that print is one line too.
+    this.stack = message;
   }
 }
 

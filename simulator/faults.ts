@@ -19,10 +19,18 @@ export const FaultSpec = z.strictObject({
   kind: z.enum(["error", "delay", "hang", "reset"]),
   status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
   /**
-   * `Retry-After` header value sent with an `error` fault (seconds or an HTTP date). A 429 without one
-   * gets "1", as the spec promises; `null` sends no header at all, to try a client against a server that breaks it.
+   * `Retry-After` header value sent with an `error` fault: a number of seconds (`2`), or any header
+   * text (`"2"`, an HTTP date, or something malformed to try a client). A 429 without one gets "1",
+   * as the spec promises; `null` sends no header at all, to try a client against a server that breaks it.
    */
-  retryAfter: z.string().regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII (it is sent as a header)" }).nullable().optional(),
+  retryAfter: z.union([z.number(), z.string()], { error: "must be a whole number of seconds, or a string" })
+    .superRefine((value, ctx) => {
+      if (typeof value === "number" && !(Number.isInteger(value) && value >= 0 && value <= 86_400)) {
+        ctx.addIssue({ code: "custom", message: "must be a whole number of seconds, or a string" });
+      }
+      if (typeof value === "string" && !/^[\x20-\x7e]+$/.test(value)) ctx.addIssue({ code: "custom", message: "must be printable ASCII (it is sent as a header)" });
+    })
+    .transform(String).nullable().optional(),
   delayMs: z.number().int().min(0).max(600_000).optional(),
   /** How many matching requests this fault applies to. */
   times: z.number().int().min(1).max(1_000_000).default(1),

@@ -23,9 +23,17 @@ const LIFECYCLE_SCRIPTS = ["preinstall", "install", "postinstall", "prepare", "p
 describe("the published package", () => {
   const { tarball, files } = pack(work);
 
-  it("holds the provider and the simulator only: no bench, examples, tests or source maps", () => {
+  it("holds the provider, the simulator, the docs and the license only: no bench, examples, tests or source maps", () => {
     expect(files).toContain("dist/provider/index.js");
     expect(files).toContain("dist/simulator/cli.js");
+    for (const page of ["LICENSE", "docs/recovery.md", "docs/resources.md", "docs/service-api.md", "docs/api-assumptions.md"]) expect(files).toContain(page);
+    expect(readFileSync(join(root, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0, January 2004");
+    expect(pkg.license).toBe("Apache-2.0");
+    expect(pkg).toMatchObject({
+      repository: { type: "git", url: "git+https://github.com/pulumi-serviceapi/pulumi-serviceapi.git" },
+      homepage: "https://github.com/pulumi-serviceapi/pulumi-serviceapi#readme",
+      bugs: { url: "https://github.com/pulumi-serviceapi/pulumi-serviceapi/issues" },
+    });
     expect(files.filter((f) => /^dist\/(bench|examples|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
   });
 

@@ -79,18 +79,25 @@ describe("Product provider", () => {
     expect(sim.counts().products).toBe(1);
   });
 
-  it("diff is pure: no request, replaces on projectId or a different adoptId", async () => {
+  it("diff sends no request but the read that previews an adoption; replaces on projectId or a different adoptId", async () => {
     const { id, outs } = await product.create(inputs);
+    const { id: other } = await product.create({ ...inputs, title: "Other" });
     sim.clearRequests();
-    expect(await product.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [] });
-    expect(await product.diff(id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [] });
-    expect(await product.diff(id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({ changes: true, replaces: ["projectId"] });
-    expect(await product.diff(id, outs, { ...inputs, adoptId: DEFAULT_IDS.acmeDocs })).toEqual({ changes: true, replaces: ["adoptId"] });
-    expect((await product.diff(id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
-    expect(await product.diff(id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [] });
+    expect(await product.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], changed: [] });
+    expect(await product.diff(id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [], changed: ["title"] });
+    expect(await product.diff(id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs }))
+      .toEqual({ changes: true, replaces: ["projectId"], changed: ["projectId"] });
+    expect(await product.diff(id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [], changed: ["title"] });
     // null and absent are the same for nullable fields.
-    expect(await product.diff(id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [] });
+    expect(await product.diff(id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [], changed: [] });
     expect(sim.requests()).toEqual([]);
+    expect((await product.diff(id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
+    expect(sim.requests()).toEqual([]);
+    // Another product to adopt: a replacement, and one read to say what adopting it changes.
+    expect(await product.diff(id, outs, { ...inputs, adoptId: other })).toEqual({ changes: true, replaces: ["adoptId"], changed: ["adoptId"] });
+    expect(bodies()).toEqual([{}]);
+    await expect(product.diff(id, outs, { ...inputs, adoptId: DEFAULT_IDS.acmeDocs })).rejects.toThrow(
+      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) was answered 404.");
   });
 
   it("update sends one PATCH with exactly the changed fields, and none when only onDelete changed", async () => {
@@ -114,7 +121,8 @@ describe("Product provider", () => {
     expect(result.props).toMatchObject({ title: "Edited", description: "Added in UI", status: "active" });
     expect(result.inputs).toEqual({ projectId: project, title: "Edited", slug: "pro", status: "active", description: "Added in UI" });
     // The engine's drift check: diff(refreshed outputs, old inputs).
-    expect(await product.diff(id, result.props as unknown as ProductOutputs, inputs)).toEqual({ changes: true, replaces: [] });
+    expect(await product.diff(id, result.props as unknown as ProductOutputs, inputs))
+      .toEqual({ changes: true, replaces: [], changed: ["title", "description"] });
   });
 
   it("read of a product that is gone returns no id; productRefresh=false reads nothing", async () => {
@@ -200,8 +208,12 @@ describe("Site provider", () => {
 
   it("a site outside the project is a clear error", async () => {
     const other = sim.seed.sites.find((s) => s.projectId === DEFAULT_IDS.globexShop)!;
-    await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __provider: STUB })).rejects.toThrow(
-      `Site ${other.id} is not in project ${DEFAULT_IDS.acmeDocs}: sites.list returned 3 sites for that project and none has this id.`);
+    const refusal = "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has this id.";
+    // At preview, as an input problem naming the field, not the value.
+    const checked = await site.check({}, { projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __logicalName: "x" });
+    expect(checked.failures.map((f) => f.reason)).toEqual([`${refusal} Check siteId and projectId (getSite looks a site up by name or subdomain)`]);
+    // And at create, should the site have left the project since.
+    await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __provider: STUB })).rejects.toThrow(refusal);
   });
 
   it("refreshing ten sites of one project costs one listing", async () => {
@@ -223,9 +235,9 @@ describe("Task provider", () => {
   it("every change is a replacement; read and update keep state", async () => {
     const { id, outs } = await task.create({ ...inputs, __provider: STUB });
     expect(bodies()).toEqual([inputs]);
-    expect(await task.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await task.diff(id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], changed: [], deleteBeforeReplace: false });
     expect(await task.diff(id, outs, { ...inputs, rrule: "FREQ=DAILY", emoji: "📈" }))
-      .toEqual({ changes: true, replaces: ["rrule", "emoji"], deleteBeforeReplace: false });
+      .toEqual({ changes: true, replaces: ["rrule", "emoji"], changed: ["rrule", "emoji"], deleteBeforeReplace: false });
     expect(await task.read(id, outs)).toEqual({ id, props: outs });
     expect(await task.update(id, outs, { ...inputs, __provider: STUB })).toEqual({ outs });
     await task.delete(id, outs);

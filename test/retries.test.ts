@@ -135,7 +135,7 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const err = await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
-    expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, operation: "tasks.create" });
+    expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, unreachable: false, operation: "tasks.create" });
     expect((err as Error).message).toMatch(/^tasks\.create failed: connection error: .+\. The request was not retried because the record may have been created/);
     expect(sim.requests().map((r) => r.status)).toEqual(["reset"]);
     expect(sim.counts().tasks).toBe(1);
@@ -164,7 +164,7 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
     await client.close();
     expect(err).toBeInstanceOf(ConnectionError);
-    expect(err).toMatchObject({ mayHaveSucceeded: false });
+    expect(err).toMatchObject({ mayHaveSucceeded: false, unreachable: true });
     expect((err as Error).message).toContain("ECONNREFUSED");
     expect(events.filter((e) => e === "request")).toHaveLength(3);
   });

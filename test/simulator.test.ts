@@ -94,6 +94,11 @@ describe("simulator: test control over HTTP", () => {
     expect(first.headers["retry-after"]).toBe("2");
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(503);
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(200);
+    // A number of seconds, as the README's table reads, is the same header.
+    expect((await control("POST", "faults", { operation: "projects.list", kind: "error", status: 429, retryAfter: 2 })).status).toBe(201);
+    expect((await raw(sim, "GET", "/v1/projects")).headers["retry-after"]).toBe("2");
+    expect((await control("POST", "faults", { kind: "error", status: 429, retryAfter: 1.5 })).body.error.message)
+      .toBe("retryAfter must be a whole number of seconds, or a string");
 
     await control("PUT", "rate-limit", { limit: 1, windowMs: 60_000 });
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(200);
@@ -104,7 +109,7 @@ describe("simulator: test control over HTTP", () => {
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(200);
 
     const log = await control("GET", "requests?operation=projects.list");
-    expect(log.body.data.map((r: { status: number }) => r.status)).toEqual([503, 503, 200, 200, 429, 200]);
+    expect(log.body.data.map((r: { status: number }) => r.status)).toEqual([503, 503, 200, 429, 200, 429, 200]);
     expect(log.body.data[0].headers.authorization).toBe("Bearer [REDACTED]");
     expect(JSON.stringify(log.body)).not.toContain("tok_secret_control");
 

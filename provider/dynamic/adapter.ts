@@ -9,6 +9,7 @@ import { readSettings } from "../settings";
 import { PartialFailure, adviseOnFailure } from "../lifecycle/errors";
 import { useSettings } from "../lifecycle/service";
 import type { Lifecycle } from "../lifecycle/types";
+import { expectPrintOf } from "./expected-prints";
 
 /** What the dynamic-provider server adds to every resource's inputs and outputs. */
 export interface DynamicKeys {
@@ -54,36 +55,16 @@ async function recordedOnFailure<R>(provider: string, operation: () => Promise<R
   }
 }
 
-/**
- * The dynamic-provider server prints every exception from check, diff, read and delete to stderr
- * as `${error}: ${error.stack}` before returning it to the engine, which prints the message again
- * (`@pulumi/pulumi/cmd/dynamic-provider`). For errors that are messages to the user — what the API
- * said, or what we found wrong — the stack trace is noise in the CLI output, so that one print is
- * dropped; any other exception (a bug: TypeError, RangeError, ReferenceError) keeps its stack.
- */
-const expectedPrints = new Set<string>();
-let filterInstalled = false;
-
+/** An error meant for the user is printed once, by the engine; a bug (TypeError, RangeError, ReferenceError) keeps its stack. */
 function printedOnce<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await method(...args);
     } catch (error) {
       if (error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError) && !(error instanceof ReferenceError)) {
-        installPrintFilter();
-        expectedPrints.add(`${String(error)}: ${error.stack}`);
+        expectPrintOf(error);
       }
       throw error;
     }
-  };
-}
-
-function installPrintFilter(): void {
-  if (filterInstalled) return;
-  filterInstalled = true;
-  const print = console.error.bind(console);
-  console.error = (...args: unknown[]) => {
-    if (args.length === 1 && typeof args[0] === "string" && expectedPrints.delete(args[0])) return;
-    print(...args);
   };
 }

@@ -4,6 +4,7 @@
  * `require("pulumi-serviceapi/lifecycle/product")`, so state holds a one-line stub and every later
  * preview, refresh and destroy runs the installed package's code.
  */
+import "../node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
 import { product } from "../lifecycle/product";
 import { dynamicProvider } from "./adapter";
 

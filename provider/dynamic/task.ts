@@ -4,6 +4,7 @@
  * `require("pulumi-serviceapi/lifecycle/task")`, so state holds a one-line stub and every later
  * preview, refresh and destroy runs the installed package's code.
  */
+import "../node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
 import { task } from "../lifecycle/task";
 import { dynamicProvider } from "./adapter";
 

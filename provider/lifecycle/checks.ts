@@ -9,7 +9,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { closest, distance } from "fastest-levenshtein";
-import type { z } from "zod";
 import { parseWithIssues } from "../contract/issues";
 import { ILL_FORMED } from "../ill-formed-marker";
 import type { InputField, ResourceFields } from "./fields";
@@ -48,27 +47,79 @@ function illFormed(failures: Failures, field: string, value: unknown): boolean {
   return true;
 }
 
-/** Characters refused in every string input: invisible in a diff, and able to rewrite a terminal or CI log. */
+/**
+ * Characters refused in every string input: C0 and C1 controls (U+0080–U+009F; U+009B is a
+ * terminal's CSI), invisible in a diff and able to rewrite a terminal or CI log.
+ */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 
 function controlCharacter(failures: Failures, field: string, value: unknown): boolean {
   if (typeof value !== "string") return false;
   const match = CONTROL.exec(value);
   if (!match) return false;
-  const at = [...value.slice(0, match.index)].length + 1;
-  const code = match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-  failures.add(field, `must not contain control characters (U+${code} at character ${at}); only tab, line feed and carriage return are allowed`);
+  failures.add(field, `must not contain control characters (${codePoint(match[0])} at character ${position(value, match.index)}); ` +
+    "only tab, line feed and carriage return are allowed");
   return true;
 }
 
+/**
+ * Names people read (a product's title and slug, a site's name, a task's title) must show on a
+ * storefront as they show in `pulumi preview`. Unicode's default-ignorable code points are
+ * invisible by definition, and the bidi embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069: "Trojan Source") reorder what follows them; a diff shows them escaped, a page
+ * does not. Refused there, except those real text needs: ZWNJ and ZWJ (Persian, Indic scripts,
+ * emoji sequences), the marks LRM, RLM and ALM (right-to-left text), CGJ, variation selectors
+ * (emoji and CJK variants, Mongolian), and tag characters inside an emoji flag sequence (🏴 +
+ * tags + CANCEL TAG). The list is in docs/resources.md.
+ */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+// eslint-disable-next-line no-misleading-character-class -- one code point at a time: the joiners and selectors are the point
+const KEPT = /[\u200c-\u200f\u061c\u034f\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+const FLAG_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+
+const NAMES: Record<number, string> = {
+  0x00ad: "SOFT HYPHEN", 0x115f: "HANGUL CHOSEONG FILLER", 0x1160: "HANGUL JUNGSEONG FILLER", 0x180e: "MONGOLIAN VOWEL SEPARATOR",
+  0x200b: "ZERO WIDTH SPACE", 0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
+  0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2060: "WORD JOINER", 0x2066: "LEFT-TO-RIGHT ISOLATE",
+  0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE", 0x3164: "HANGUL FILLER",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE", 0xffa0: "HALFWIDTH HANGUL FILLER",
+};
+
+function invisibleCharacter(failures: Failures, field: string, value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  // Flag sequences are kept: blank them out with as many (visible) code points, so positions stay right.
+  const scanned = value.replace(FLAG_TAG_SEQUENCE, (sequence) => "x".repeat([...sequence].length));
+  for (const match of scanned.matchAll(INVISIBLE)) {
+    if (KEPT.test(match[0])) continue;
+    const code = match[0].codePointAt(0)!;
+    const kind = (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) ? "direction-overriding" : "invisible";
+    const name = NAMES[code] === undefined ? "" : ` ${NAMES[code]}`;
+    failures.add(field, `must not contain ${kind} characters (${codePoint(match[0])}${name} at character ${position(scanned, match.index)}): ` +
+      "a storefront shows the text differently than the diff does; right-to-left text may use U+200E, U+200F and U+061C");
+    return true;
+  }
+  return false;
+}
+
+/** `U+202E`. */
+function codePoint(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** The 1-based character (code point) position of a UTF-16 index. */
+function position(value: string, index: number): number {
+  return [...value.slice(0, index)].length + 1;
+}
+
 /** Checks one input against the schema the client will send it with. `undefined` passes (see `required`). */
-function checkField(failures: Failures, field: string, schema: z.ZodType, value: unknown, hint = ""): void {
+function checkField(failures: Failures, name: string, field: InputField, value: unknown): void {
   if (value === undefined || isUnknown(value)) return;
-  if (illFormed(failures, field, value) || controlCharacter(failures, field, value)) return;
-  const result = parseWithIssues(schema, value);
+  if (illFormed(failures, name, value) || controlCharacter(failures, name, value)) return;
+  if (field.shownToPeople && invisibleCharacter(failures, name, value)) return;
+  const result = parseWithIssues(field.schema, value);
   if (result.success) return;
-  for (const issue of result.issues) failures.add(field, `${issue.message}${hint}`);
+  for (const issue of result.issues) failures.add(name, `${issue.message}${field.hint ?? ""}`);
 }
 
 function checkOneOf(failures: Failures, field: string, allowed: readonly unknown[], value: unknown): void {
@@ -84,7 +135,7 @@ export function checkInputs<I>(failures: Failures, fields: ResourceFields<I>, ne
     const value = news[name];
     if (field.required && (value === undefined || value === null)) failures.add(name, "is required");
     else if (field.oneOf) checkOneOf(failures, name, field.oneOf, value);
-    else checkField(failures, name, field.schema, value, field.hint);
+    else checkField(failures, name, field, value);
   }
 }
 

@@ -2,7 +2,7 @@
  * Errors the providers raise, and the advice added to the client's errors. A hint never changes
  * an error's class, `code` or `mayHaveSucceeded`.
  */
-import { AuthenticationError, ConfigError, NotFoundError, ServiceApiError } from "../client";
+import { AuthenticationError, ConfigError, ConnectionError, NotFoundError } from "../client";
 
 /** A 404 from the API: the record is gone (or the token can no longer see it). */
 export function isNotFound(error: unknown): error is NotFoundError {
@@ -44,6 +44,10 @@ function withAuthHint(error: unknown): unknown {
     return withHint(error, "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
       "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
   }
+  if (error instanceof ConnectionError && error.unreachable) {
+    return withHint(error, "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
+      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first.");
+  }
   if (error instanceof ConfigError) {
     return withHint(error, "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
       "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`.");
@@ -60,24 +64,4 @@ export function adviseOnFailure<A extends unknown[], R>(operation: (...args: A) 
       throw withAuthHint(error);
     }
   };
-}
-
-/** A product create that may have reached the service: how to finish without a duplicate. */
-export function withProductRecoveryHint(error: unknown): unknown {
-  if (!mayHaveSucceeded(error)) return error;
-  return withHint(error, "To take over a product that was created anyway instead of creating a second one, " +
-    "find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \"<name>\" <id>`), " +
-    "or in the service's UI (the API cannot list products) — and set `adoptId: \"<id>\"` on this Product, then run `pulumi up` again. " +
-    "See docs/recovery.md in pulumi-serviceapi.");
-}
-
-/** A task create that may have reached the service: tasks cannot be listed, adopted or deleted. */
-export function withTaskRecoveryHint(error: unknown): unknown {
-  if (!mayHaveSucceeded(error)) return error;
-  return withHint(error, "Tasks cannot be listed or deleted through the API: look on the service for the task this resource " +
-    "declares before running `pulumi up` again, which would create another one.");
-}
-
-function mayHaveSucceeded(error: unknown): boolean {
-  return error instanceof ServiceApiError && error.mayHaveSucceeded;
 }

@@ -17,6 +17,11 @@ export interface InputField {
   description: string;
   /** Added to a failure's reason. */
   hint?: string;
+  /**
+   * A name people read on the service (a title, a slug, a site name): invisible and
+   * direction-overriding characters are refused too (`checks.ts`).
+   */
+  shownToPeople?: boolean;
 }
 
 export interface OutputField {

@@ -22,6 +22,36 @@ export function logCreated(type: string, id: string, props: Named): void {
   info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
 }
 
+/**
+ * What `diff` found, by field name (never values), once per record per command: the CLI cannot show
+ * which field of a dynamic resource changed when its values are secrets (both sides print
+ * `[secret]`), so this line does. The engine calls `diff` in two phases: refreshing (the live record
+ * against the inputs of the last `up`: drift) and planning (against the program, after `check`):
+ * `Product "pro" (id …): changed on the service since the last \`pulumi up\`: title.` /
+ * `Product "pro" (id …): \`pulumi up\` will send PATCH {title}.`
+ */
+export function announceDiff(who: string, fields: readonly string[], planning: boolean): void {
+  if (fields.length === 0) return;
+  const text = planning ? `\`pulumi up\` will send PATCH {${fields.join(", ")}}.` : `changed on the service since the last \`pulumi up\`: ${fields.join(", ")}.`;
+  const said = `${who} ${text}`;
+  if (announced.has(said)) return;
+  announced.add(said);
+  info(`${who}: ${text}`);
+}
+
+const announced = new Set<string>();
+
+/** Resources `check` has seen in this command (`Type name`): a later `diff` of theirs is planning, not refreshing. */
+const checked = new Set<string>();
+
+export function noteChecked(type: string, props: Named): void {
+  checked.add(`${type} ${props[NAME_KEY]}`);
+}
+
+export function wasChecked(type: string, props: Named): boolean {
+  return checked.has(`${type} ${props[NAME_KEY]}`);
+}
+
 export function info(message: string): void {
   sink("info", `serviceapi: ${message}`);
 }
@@ -40,4 +70,20 @@ let sink: MessageSink = (severity, message) => void (severity === "info" ? log.i
 
 export function setMessageSink(next: MessageSink): void {
   sink = next;
+}
+
+/**
+ * The URN of the resource the current request is about, where the face knows it (the plugin's
+ * requests carry it; the dynamic-provider server passes none), so advice can quote it.
+ */
+let urnSource: () => string | undefined = () => undefined;
+
+export function setUrnSource(source: () => string | undefined): void {
+  urnSource = source;
+}
+
+/** `pulumi up --replace '<urn>'`, or a placeholder and where to find the URN. */
+export function replaceCommand(): string {
+  const urn = urnSource();
+  return urn ? `\`pulumi up --replace '${urn}'\`` : "`pulumi up --replace <its URN>` (`pulumi stack --show-urns` lists it)";
 }

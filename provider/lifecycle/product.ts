@@ -6,17 +6,18 @@
  * is exactly what `up` sends; the client (`client/client.ts`) validates and sends it.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { KnownProductStatus, Product, ProductStatus, UpdateProductBody } from "../client";
+import { PermissionDeniedError, type KnownProductStatus, type Product, type ProductStatus, type UpdateProductBody } from "../client";
 import { z } from "zod";
 import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../contract/schemas";
-import { Failures, checkInputs } from "./checks";
+import { Failures, checkInputs, isUnknown } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
 import { projectAndRecordId } from "./import-id";
 import { importedThisRun, noteImported } from "./imported";
-import { PartialFailure, isNotFound, withHint, withProductRecoveryHint } from "./errors";
-import { info, label, logCreated, warn } from "./messages";
+import { PartialFailure, isNotFound, withHint } from "./errors";
+import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
+import { announceDiff, info, label, logCreated, noteChecked, warn, wasChecked } from "./messages";
 import { apiClient, currentSettings } from "./service";
-import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
+import { DECLARED, NAME_KEY, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
 import type { Lifecycle } from "./types";
 
 const ON_DELETE = ["archive", "retain"] as const;
@@ -60,6 +61,10 @@ export interface ProductOutputs extends Named {
   onDelete: ProductOnDelete;
   adoptId?: string;
   [DECLARED]: string[];
+  /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
+  [UNCONFIRMED]?: unknown;
+  /** Only after a refresh found the product archived behind Pulumi's back (`RESTORE_STATUS`). */
+  [RESTORE_STATUS]?: ProductStatus;
 }
 
 /** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
@@ -69,11 +74,11 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
     "The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
-    title: { schema: UpdateProductSchema.shape.title, required: true,
+    title: { schema: UpdateProductSchema.shape.title, required: true, shownToPeople: true,
       description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.` },
     description: { schema: UpdateProductSchema.shape.description,
       description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.` },
-    slug: { schema: UpdateProductSchema.shape.slug,
+    slug: { schema: UpdateProductSchema.shape.slug, shownToPeople: true,
       description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.` },
     status: { schema: UpdateProductSchema.shape.status, oneOf: PRODUCT_STATUSES,
       description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.` },
@@ -95,11 +100,20 @@ export const PRODUCT_OUTPUTS = propertyNames(PRODUCT_FIELDS);
 /** Fields where leaving the input out means "no value": removing one from the program sends `null`. */
 const NULLABLE = ["description", "slug", "externalCheckoutUrl"] as const;
 
-type LiveFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">;
+type LiveFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl"> & { [RESTORE_STATUS]?: ProductStatus };
+
+/**
+ * Hidden output set by refresh when a product whose program declares no `status` was archived
+ * behind Pulumi's back: the status the stack last saw, which `up` sets back. Archiving is what
+ * `destroy` does, so an archived product is gone from the catalog the program declares — drift the
+ * gate must see, like a deleted resource. Declaring `status: "archived"` accepts it instead.
+ */
+export const RESTORE_STATUS = "__statusBeforeArchive";
 
 /**
  * The smallest PATCH that makes `current` match the program: only fields that differ; a nullable
- * field the program leaves out becomes `null`; `title`/`status` left out are not managed.
+ * field the program leaves out becomes `null`; `title`/`status` left out are not managed — except
+ * that a status archived behind Pulumi's back is set back (`RESTORE_STATUS`).
  */
 export function buildProductPatch(current: LiveFields, desired: Desired): UpdateProductBody {
   const patch: UpdateProductBody = {};
@@ -109,7 +123,14 @@ export function buildProductPatch(current: LiveFields, desired: Desired): Update
     if (want !== (current[key] ?? null)) patch[key] = want;
   }
   if (desired.status !== undefined && desired.status !== current.status) patch.status = desired.status;
+  const restore = current[RESTORE_STATUS];
+  if (desired.status === undefined && current.status === "archived" && isKnownStatus(restore) && restore !== "archived") patch.status = restore;
   return patch;
+}
+
+/** A status this package can send (the service may report newer ones, kept as they are). */
+function isKnownStatus(status: ProductStatus | undefined): status is KnownProductStatus {
+  return (PRODUCT_STATUSES as readonly string[]).includes(status as string);
 }
 
 /**
@@ -123,25 +144,102 @@ export function productInputFailures(news: Record<string, unknown>): pulumi.dyna
   return failures.list;
 }
 
-async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+async function check(olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings(); // a missing token or base URL fails the preview here, before any request
-  return { inputs: cleanInputs<ProductInputs>(news, INPUT_KEYS), failures: productInputFailures(news) };
+  const inputs = cleanInputs<ProductInputs>(news, INPUT_KEYS);
+  noteChecked("Product", inputs);
+  const failures = new Failures();
+  checkInputs(failures, PRODUCT_FIELDS, news);
+  // A new resource that adopts: read the product now, so preview says what adoption will change.
+  // (An existing resource whose adoptId changes is a replacement; `diff` says it, knowing the id.)
+  const isNew = cleanInputs<ProductInputs>(olds, INPUT_KEYS).projectId === undefined;
+  if (failures.list.length === 0 && isNew && inputs.adoptId !== undefined && !isUnknown(inputs.adoptId)) {
+    await previewAdoption(inputs.adoptId, inputs, failures);
+  }
+  return { inputs, failures: failures.list };
+}
+
+/**
+ * Reads the product `adoptId` names — with an empty PATCH, the API's only read, as refresh does —
+ * and says which fields adoption will change on it, by name (any value may be a secret). A product
+ * this token cannot see fails the preview as an input problem. The read is kept for the create that
+ * follows in the same command, so `up` reads it once.
+ */
+async function previewAdoption(productId: string, desired: Desired, failures: Failures): Promise<void> {
+  let current: Product;
+  try {
+    current = adoptionReads.get(productId) ?? await apiClient().updateProduct(productId, {});
+  } catch (error) {
+    if (isNotFound(error) || error instanceof PermissionDeniedError) {
+      failures.add("adoptId", `names no product this token can see: reading it (an empty PATCH, the API's only read) was answered ${error.status}. ` +
+        "Check the id, and that the token has access to the product's workspace");
+      return;
+    }
+    throw error;
+  }
+  adoptionReads.set(productId, current);
+  const patch = buildProductPatch(current, desired);
+  // The engine may ask twice (a replacement's diff): say it once per command.
+  const said = `${productId} ${Object.keys(patch).join()}`;
+  if (adoptionsAnnounced.has(said)) return;
+  adoptionsAnnounced.add(said);
+  const who = label("Product", productId, desired);
+  if (Object.keys(patch).length === 0) {
+    info(`${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.`);
+    return;
+  }
+  warn(`${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}. ` +
+    "A field the program leaves out is cleared; declare it to keep its live value.");
+}
+
+/** Reads done at check, by product id, for the adoption that follows in the same provider process. */
+const adoptionReads = new Map<string, Product>();
+const adoptionsAnnounced = new Set<string>();
+
+/** `sets title, status; clears description, slug` — field names only, never values. */
+function describePatch(patch: UpdateProductBody, desired: Desired): string {
+  const keys = Object.keys(patch) as (keyof UpdateProductBody)[];
+  const later = keys.filter((k) => isUnknown(desired[k]));
+  const cleared = keys.filter((k) => patch[k] === null);
+  const set = keys.filter((k) => !cleared.includes(k) && !later.includes(k));
+  return [
+    set.length > 0 && `sets ${set.join(", ")}`,
+    cleared.length > 0 && `clears ${cleared.join(", ")}`,
+    later.length > 0 && `may change ${later.join(", ")} (not known until up)`,
+  ].filter(Boolean).join("; ");
 }
 
 async function diff(id: string, olds: ProductOutputs, news: ProductInputs) {
   const desired = cleanInputs<ProductInputs>(news, INPUT_KEYS);
+  if (isUnconfirmed(olds)) {
+    // An earlier create's outcome is unknown: only adopting (a replacement) or `--replace` goes on.
+    // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
+    if (!wasChecked("Product", desired)) return { changes: false, replaces: [], changed: [] };
+    if (desired.adoptId === undefined) throw refusal("Product", olds[NAME_KEY] ?? id, olds);
+    if (!isUnknown(desired.adoptId)) await previewAdoption(desired.adoptId, desired, failOnProblem());
+    return { changes: true, replaces: ["adoptId"], changed: ["adoptId"] };
+  }
   const replaces: string[] = [];
   // A product imported by its bare id has no projectId yet (the API record has none): the program's is recorded.
   const projectUnknown = olds.projectId === undefined;
   if (!projectUnknown && desired.projectId !== olds.projectId) replaces.push("projectId");
-  if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
+  if (desired.adoptId !== undefined && desired.adoptId !== id) {
+    replaces.push("adoptId");
+    if (!isUnknown(desired.adoptId)) await previewAdoption(desired.adoptId, desired, failOnProblem());
+  }
   const patch = buildProductPatch(olds, desired);
-  const changes = replaces.length > 0
-    || projectUnknown
-    || Object.keys(patch).length > 0
-    || (desired.onDelete ?? "archive") !== olds.onDelete
-    || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
-  return { changes, replaces };
+  // Names the fields, so a change to a secret field (which the CLI shows as `[secret]`, unchanged) is seen.
+  if (replaces.length === 0) announceDiff(label("Product", id, olds), Object.keys(patch), wasChecked("Product", desired));
+  const changed = [
+    ...replaces,
+    ...(projectUnknown ? ["projectId"] : []),
+    ...Object.keys(patch),
+    ...((desired.onDelete ?? "archive") !== olds.onDelete ? ["onDelete"] : []),
+    ...(!replaces.includes("adoptId") && (desired.adoptId ?? null) !== (olds.adoptId ?? null) ? ["adoptId"] : []),
+  ];
+  // A nullable input switching between absent and null changes no field, but is recorded.
+  const changes = changed.length > 0 || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
+  return { changes, replaces, changed };
 }
 
 async function create(inputs: ProductInputs & Named) {
@@ -149,6 +247,7 @@ async function create(inputs: ProductInputs & Named) {
   if (desired.adoptId !== undefined) return adopt(desired.adoptId, desired);
   const client = apiClient();
   let created: Product;
+  const sent = new Date();
   try {
     created = await client.createProduct({
       title: desired.title,
@@ -158,7 +257,11 @@ async function create(inputs: ProductInputs & Named) {
       ...(desired.externalCheckoutUrl !== undefined && { externalCheckoutUrl: desired.externalCheckoutUrl }),
     });
   } catch (error) {
-    throw withProductRecoveryHint(error);
+    if (!mayHaveSucceeded(error)) throw error;
+    // Recorded with a placeholder id, so a re-run refuses instead of creating a second product.
+    const name = desired[NAME_KEY] ?? "(unnamed)";
+    throw new PartialFailure(placeholderId(), { ...unconfirmedOutputs(desired), ...unconfirmed("products.create", sent) },
+      `${(error as Error).message} ${recordedAsUnconfirmed("Product", name)}`);
   }
   logCreated("Product", created.id, desired);
   // The create body cannot carry status, so a declared status that differs needs one PATCH more.
@@ -173,20 +276,32 @@ async function create(inputs: ProductInputs & Named) {
   }
 }
 
-/** `adoptId`: take over an existing product. One empty PATCH reads it, one more fixes what differs; no POST. */
+/**
+ * `adoptId`: take over an existing product. It was read at check (preview's read, kept for this
+ * command), or is read now with an empty PATCH; one more PATCH fixes what differs; no POST. The
+ * output says which fields were sent.
+ */
 async function adopt(productId: string, desired: Desired) {
   const client = apiClient();
-  let current: Product;
+  let current: Product | undefined = adoptionReads.get(productId);
+  adoptionReads.delete(productId);
   try {
-    current = await client.updateProduct(productId, {});
+    current ??= await client.updateProduct(productId, {});
   } catch (error) {
     if (isNotFound(error)) throw withHint(error, `adoptId ${productId}: no product with this id is visible to this token.`);
     throw error;
   }
+  // A replacement that adopts the record it replaces (projectId changed, adoptId kept) must not archive it next.
+  noteImported("Product", productId);
   const patch = buildProductPatch(current, desired);
-  if (Object.keys(patch).length === 0) return { id: productId, outs: outputs(current, desired) };
+  const who = `adopted ${label("Product", productId, desired)}`;
+  if (Object.keys(patch).length === 0) {
+    info(`${who}: it already matched the program; nothing sent.`);
+    return { id: productId, outs: outputs(current, desired) };
+  }
   try {
     const record = await client.updateProduct(productId, patch);
+    info(`${who}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
     return { id: productId, outs: outputs(record, desired) };
   } catch (error) {
     throw new PartialFailure(productId, outputs(current, desired),
@@ -197,10 +312,12 @@ async function adopt(productId: string, desired: Desired) {
 
 async function update(id: string, olds: ProductOutputs, news: ProductInputs) {
   const desired = cleanInputs<ProductInputs>(news, INPUT_KEYS);
+  if (isUnconfirmed(olds)) throw refusal("Product", olds[NAME_KEY] ?? id, olds);
   const patch = buildProductPatch(olds, desired);
   // Nothing the API holds changed (e.g. only onDelete): record the new inputs without a request.
   if (Object.keys(patch).length === 0) return { outs: outputs(olds, desired) };
   const record = await apiClient().updateProduct(id, patch);
+  info(`updated ${label("Product", id, desired)}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
   return { outs: outputs(record, desired) };
 }
 
@@ -211,6 +328,8 @@ let warnedNoRefresh = false;
  * the live values under the input names too, so the engine can show which field drifted.
  */
 async function read(id: string, props: ProductOutputs) {
+  // A placeholder has nothing to read: the stack keeps it, and the next preview says what to do.
+  if (isUnconfirmed(props)) return { id, props };
   if (!currentSettings().productRefresh) {
     if (!warnedNoRefresh) {
       warnedNoRefresh = true;
@@ -232,8 +351,17 @@ async function read(id: string, props: ProductOutputs) {
   };
   // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
   const declared = props[DECLARED] ?? declaredKeys(cleanInputs<ProductInputs>(props, INPUT_KEYS));
-  const refreshed = { ...outputs(record, { ...stored, ...named(props) }), [DECLARED]: declared };
-  return { id, props: refreshed, inputs: refreshedInputs(declared, { ...record, ...stored }, NULLABLE) };
+  const refreshed: ProductOutputs = { ...outputs(record, { ...stored, ...named(props) }), [DECLARED]: declared };
+  const inputs = refreshedInputs(declared, { ...record, ...stored }, NULLABLE);
+  // Archived behind Pulumi's back while the program leaves status alone: shown as `status` drift.
+  const lastSeen = props[RESTORE_STATUS] ?? props.status;
+  if (!declared.includes("status") && record.status === "archived" && lastSeen !== undefined && lastSeen !== "archived") {
+    refreshed[RESTORE_STATUS] = lastSeen;
+    inputs.status = record.status;
+    warn(`${label("Product", id, props)} was archived on the service, not by Pulumi. The program declares no status, so \`pulumi up\` ` +
+      "sets back the status the stack last recorded; to keep it archived, declare `status: \"archived\"` (or remove the product from the program).");
+  }
+  return { id, props: refreshed, inputs };
 }
 
 /**
@@ -252,7 +380,7 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
   noteImported("Product", recordId);
   const live = {
     ...(projectId !== undefined && { projectId }), title: record.title,
-    ...((PRODUCT_STATUSES as readonly string[]).includes(record.status) && { status: record.status as KnownProductStatus }),
+    ...(isKnownStatus(record.status) && { status: record.status }),
     ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
     ...named(hint as Named),
@@ -267,8 +395,13 @@ async function importRecord(id: string, hint: Record<string, unknown>) {
  */
 async function remove(id: string, props: ProductOutputs): Promise<void> {
   const name = label("Product", id, props);
+  if (isUnconfirmed(props)) {
+    info(`${name}: its create was never confirmed, so there is no product id to send anything to; removed from the stack. ` +
+      "If that create did reach the service and the product was not adopted, it stays there as it is.");
+    return;
+  }
   if (importedThisRun("Product", id)) {
-    info(`${name}: nothing sent; this run imported the same product into the stack again (a Pulumi import replacement), so it stays as it is.`);
+    info(`${name}: nothing sent; this run took the same product into the stack again (an import or adoptId replacement), so it stays as it is.`);
     return;
   }
   if (props.onDelete === "retain") {
@@ -282,6 +415,29 @@ async function remove(id: string, props: ProductOutputs): Promise<void> {
     if (!isNotFound(error)) throw error;
     info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
+}
+
+/** The placeholder's outputs: what the program declared, as nothing came back from the service. */
+function unconfirmedOutputs(desired: Desired): Omit<ProductOutputs, "status" | "type"> {
+  return {
+    projectId: desired.projectId,
+    title: desired.title,
+    description: desired.description ?? null,
+    slug: desired.slug ?? null,
+    externalCheckoutUrl: desired.externalCheckoutUrl ?? null,
+    onDelete: desired.onDelete ?? "archive",
+    [DECLARED]: declaredKeys(desired),
+    ...named(desired),
+  };
+}
+
+/** A `Failures` for a check made outside `check` (in `diff`): a problem fails the operation. */
+function failOnProblem(): Failures {
+  const failures = new Failures();
+  failures.add = (field, problem) => {
+    throw new Error(`${field} ${problem}.`);
+  };
+  return failures;
 }
 
 function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): ProductOutputs {

@@ -10,12 +10,12 @@ import type { Site } from "../client";
 import { requireId } from "../omitted-id";
 import { z } from "zod";
 import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
-import { Failures, checkInputs } from "./checks";
+import { Failures, checkInputs, isUnknown } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
 import { isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { importedThisRun, noteImported } from "./imported";
-import { info, label, warn } from "./messages";
+import { announceDiff, info, label, noteChecked, warn, wasChecked } from "./messages";
 import { apiClient, currentSettings } from "./service";
 import { DECLARED, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
 import type { Lifecycle } from "./types";
@@ -54,7 +54,7 @@ export const SITE_FIELDS: ResourceFields<SiteInputs> = {
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the site is in (a UUID)." },
     siteId: { schema: uuid, required: true, replaces: true, description: "The site to manage (a UUID; see getSite)." },
-    name: { schema: UpdateSiteBody.shape.name, required: true,
+    name: { schema: UpdateSiteBody.shape.name, required: true, shownToPeople: true,
       description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.` },
     restoreNameOnDelete: { schema: z.boolean(), oneOf: [true, false],
       description: "Give the site its original name back on delete. Default true." },
@@ -107,29 +107,47 @@ async function rename(projectId: string, siteId: string, name: string): Promise<
   return site;
 }
 
-async function check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+async function check(olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
   const failures = new Failures();
   checkInputs(failures, SITE_FIELDS, news);
-  return { inputs: cleanInputs<SiteInputs>(news, INPUT_KEYS), failures: failures.list };
+  const inputs = cleanInputs<SiteInputs>(news, INPUT_KEYS);
+  noteChecked("Site", inputs);
+  // About to take a site over (a new resource, or siteId/projectId changed): it must be in that
+  // project. Finding out is a read (the project's listing, which the create then reuses), so it
+  // fails the preview, not the deploy.
+  const before = cleanInputs<SiteInputs>(olds, INPUT_KEYS);
+  const takesOver = before.siteId !== inputs.siteId || before.projectId !== inputs.projectId;
+  if (failures.list.length === 0 && takesOver && !isUnknown(inputs.siteId) && !isUnknown(inputs.projectId)) {
+    const { site, count } = await findSite(inputs.projectId, inputs.siteId);
+    if (!site) {
+      failures.add("siteId", `is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
+        "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)");
+    }
+  }
+  return { inputs, failures: failures.list };
 }
 
-async function diff(_id: string, olds: SiteOutputs, news: SiteInputs) {
+async function diff(id: string, olds: SiteOutputs, news: SiteInputs) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && desired[k] !== olds[k]);
-  const changes = replaces.length > 0
-    || desired.name !== olds.name
-    || (desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete
-    || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
-  return { changes, replaces };
+  if (replaces.length === 0 && desired.name !== olds.name) announceDiff(label("Site", id, olds), ["name"], wasChecked("Site", desired));
+  const changed = [
+    ...replaces,
+    ...(desired.name !== olds.name ? ["name"] : []),
+    ...((desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
+  ];
+  const changes = changed.length > 0 || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
+  return { changes, replaces, changed };
 }
 
 async function create(inputs: SiteInputs & Named) {
   const desired = cleanInputs<SiteInputs>(inputs, INPUT_KEYS);
   const { site, count } = await findSite(desired.projectId, desired.siteId);
   if (!site) {
-    throw new Error(`Site ${desired.siteId} is not in project ${desired.projectId}: sites.list returned ${count} sites for that project ` +
-      "and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).");
+    // Checked at preview; the site left the project since.
+    throw new Error(`${label("Site", desired.siteId, desired)}: siteId is not a site of the project given as projectId: sites.list returned ` +
+      `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`);
   }
   const originalName = site.name ?? null;
   const current = site.name === desired.name ? site : await rename(desired.projectId, site.id, desired.name);
@@ -143,6 +161,7 @@ async function update(id: string, olds: SiteOutputs, news: SiteInputs) {
     return { outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
   }
   const site = await rename(desired.projectId, id, desired.name);
+  info(`updated ${label("Site", id, desired)}: sent PATCH {name}.`);
   return { outs: outputs(site, desired, olds.originalName) };
 }
 
@@ -182,6 +201,14 @@ async function remove(id: string, props: SiteOutputs): Promise<void> {
   if (site.name === props.originalName) {
     info(`${name}: nothing sent; the service already shows its original name.`);
     return;
+  }
+  if (site.name !== props.name) {
+    // Neither the name this stack set nor the one it found: someone renamed the site since — a
+    // person, or another stack that took over the same site, whose own destroy would then give it
+    // the name *it* found (this stack's) and lose the one before both.
+    warn(`${name}: its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
+      "since, by a person or by another stack that manages the same site (one site, one stack). Renaming it back to the name this stack " +
+      "found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.");
   }
   try {
     await rename(props.projectId, site.id, props.originalName);

@@ -10,10 +10,11 @@ import { nextRun, validateRecurrence } from "../contract/rrule";
 import { requireId } from "../omitted-id";
 import { Failures, UNKNOWN, checkInputs } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
-import { withTaskRecoveryHint } from "./errors";
-import { label, logCreated, warn } from "./messages";
+import { PartialFailure } from "./errors";
+import { info, label, logCreated, noteChecked, warn, wasChecked } from "./messages";
 import { apiClient, currentSettings } from "./service";
 import { NAME_KEY, cleanInputs, type Named } from "./stored-state";
+import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
 import type { Lifecycle } from "./types";
 
 /** What a program declares for a task (`TaskArgs` is this with `Input<…>` values). Every change replaces the task. */
@@ -28,6 +29,12 @@ export interface TaskInputs {
   /** An RFC 5545 recurrence rule such as `FREQ=WEEKLY;BYDAY=MO`; checked before any request. */
   rrule?: string;
   emoji?: string;
+  /**
+   * The id of a task that exists on the service to take over instead of creating one — after a
+   * create whose answer was lost, say. The API cannot read tasks, so it is recorded as the program
+   * declares it, on trust, with no request.
+   */
+  adoptId?: string;
 }
 
 export interface TaskOutputs extends TaskInputs, Named {
@@ -35,6 +42,8 @@ export interface TaskOutputs extends TaskInputs, Named {
   nextRunAt: string | null;
   createdAt: string | null;
   updatedAt: string | null;
+  /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
+  [UNCONFIRMED]?: unknown;
 }
 
 /** The task's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
@@ -44,13 +53,16 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
     "only forgets it — the old task keeps running on the service (the CLI output says so, with its id).",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the task belongs to (a UUID)." },
-    title: { schema: CreateTaskBody.shape.title, required: true, replaces: true, description: "The title; not empty." },
+    title: { schema: CreateTaskBody.shape.title, required: true, replaces: true, shownToPeople: true, description: "The title; not empty." },
     prompt: { schema: CreateTaskBody.shape.prompt, required: true, replaces: true, description: "The prompt; not empty." },
     scheduledAt: { schema: CreateTaskBody.shape.scheduledAt, required: true, replaces: true,
       description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused." },
     rrule: { schema: CreateTaskBody.shape.rrule, replaces: true,
       description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused." },
     emoji: { schema: CreateTaskBody.shape.emoji, replaces: true, description: "An emoji for the task." },
+    adoptId: { schema: uuid, hint: " (the id of an existing task to take over)",
+      description: "The id of a task that exists on the service to take over instead of creating one (after a create whose answer was lost). " +
+        "The API cannot read tasks, so it is recorded as declared, on trust, with no request. Removing it, or setting the task's own id, changes nothing; another id replaces the resource." },
   },
   outputs: {
     nextRunAt: { type: "string", nullable: true, description: "When the service will run the task next, as it reported at create." },
@@ -60,14 +72,18 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
 };
 
 const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
+/** Inputs sent to the service: every change to one of them makes a new task. */
+const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
 /** Every property of the resource, for the resource class. */
 export const TASK_OUTPUTS = propertyNames(TASK_FIELDS);
 
 async function check(olds: Record<string, unknown>, news: Record<string, unknown>) {
   currentSettings();
+  noteChecked("Task", news as Named);
   const failures = new Failures();
   checkInputs(failures, TASK_FIELDS, news);
-  if (failures.list.length === 0 && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
+  // An adopted task is not created, so its schedule is not judged again.
+  if (failures.list.length === 0 && news.adoptId === undefined && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
   return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
 }
 
@@ -77,7 +93,7 @@ async function check(olds: Record<string, unknown>, news: Record<string, unknown
  * was created must not fail every later preview of a stack that does not touch it.
  */
 function willCreate(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
-  return TASK_INPUT_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
+  return TASK_BODY_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
 }
 
 /** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
@@ -95,25 +111,45 @@ function checkSchedule(failures: Failures, scheduledAt: unknown, rrule: unknown)
   }
 }
 
-/** Any change replaces the task; the old one cannot be removed from the service, so say which. */
+/**
+ * Any change replaces the task; the old one cannot be removed from the service, so say which.
+ * `adoptId` replaces only when it names another task (removing it, or the task's own id, is nothing).
+ */
 async function diff(id: string, olds: TaskOutputs, news: TaskInputs) {
   const desired = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS);
-  const replaces = TASK_INPUT_KEYS.filter((k) => desired[k] !== olds[k]);
+  if (isUnconfirmed(olds)) {
+    // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
+    if (!wasChecked("Task", desired)) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
+    if (desired.adoptId === undefined) throw refusal("Task", olds[NAME_KEY] ?? id, olds);
+    return { changes: true, replaces: ["adoptId"], changed: ["adoptId"], deleteBeforeReplace: false };
+  }
+  const replaces: string[] = TASK_BODY_KEYS.filter((k) => desired[k] !== olds[k]);
+  if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
   if (replaces.length > 0) {
     warn(`${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
       `or deleted through the API: task ${id} keeps running on the service beside the new task.`);
   }
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  const adoptIdChanged = !replaces.includes("adoptId") && (desired.adoptId ?? null) !== (olds.adoptId ?? null);
+  const changed = [...replaces, ...(adoptIdChanged ? ["adoptId"] : [])];
+  return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
 async function create(inputs: TaskInputs & Named) {
   const desired = cleanInputs<TaskInputs>(inputs, TASK_INPUT_KEYS);
-  const { [NAME_KEY]: _name, ...body } = desired;
+  const { [NAME_KEY]: _name, adoptId, ...body } = desired;
+  if (adoptId !== undefined) {
+    info(`adopted ${label("Task", adoptId, desired)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
+    return { id: adoptId, outs: { ...desired, nextRunAt: null, createdAt: null, updatedAt: null } };
+  }
   let task: Task;
+  const sent = new Date();
   try {
     task = await apiClient().createTask(body);
   } catch (error) {
-    throw withTaskRecoveryHint(error);
+    if (!mayHaveSucceeded(error)) throw error;
+    // Recorded with a placeholder id, so a re-run refuses instead of creating a second task.
+    throw new PartialFailure(placeholderId(), { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
+      `${(error as Error).message} ${recordedAsUnconfirmed("Task", desired[NAME_KEY] ?? "(unnamed)")}`);
   }
   const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
     "but it was created: check the service before running `pulumi up` again, which would create another one.");
@@ -121,9 +157,15 @@ async function create(inputs: TaskInputs & Named) {
   return { id, outs: outputs(task, desired) };
 }
 
-/** Never reached through `diff` (every change replaces); kept so a forced update cannot erase the outputs. */
-async function update(_id: string, olds: TaskOutputs) {
-  return { outs: olds };
+/**
+ * Reached only when `adoptId` is removed or set to the task's own id (every other change replaces):
+ * the new inputs are recorded, nothing is sent.
+ */
+async function update(id: string, olds: TaskOutputs, news: TaskInputs) {
+  if (isUnconfirmed(olds)) throw refusal("Task", olds[NAME_KEY] ?? id, olds);
+  const { adoptId: _adoptId, ...kept } = olds;
+  const adoptId = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS).adoptId;
+  return { outs: { ...kept, ...(adoptId !== undefined && { adoptId }) } };
 }
 
 /** The API cannot read a task: the stored state is the best knowledge there is. */
@@ -132,6 +174,11 @@ async function read(id: string, props: TaskOutputs) {
 }
 
 async function remove(id: string, props: TaskOutputs): Promise<void> {
+  if (isUnconfirmed(props)) {
+    info(`${label("Task", id, props)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
+      "If that create did reach the service and the task was not adopted, it runs there.");
+    return;
+  }
   warn(`${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
     "it keeps running on the service; remove it there if it should stop.");
 }

@@ -8,8 +8,8 @@ import type * as pulumi from "@pulumi/pulumi";
 export interface Lifecycle<Inputs, Outputs> {
   /** Every problem with the inputs (no request), and the inputs as they will be stored. */
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Inputs; failures: pulumi.dynamic.CheckFailure[] }>;
-  /** Pure: what an update would change, and what forces a replacement. */
-  diff(id: string, olds: Outputs, news: Inputs): Promise<pulumi.dynamic.DiffResult>;
+  /** What an update would change, and what forces a replacement; reads only to preview an adoption. */
+  diff(id: string, olds: Outputs, news: Inputs): Promise<DiffResult>;
   create(inputs: Inputs): Promise<{ id: string; outs: Outputs }>;
   /** The live record, and the inputs that match it (so a refresh names what drifted); `{}` when it is gone. */
   read(id: string, props: Outputs): Promise<ReadResult<Outputs>>;
@@ -28,4 +28,14 @@ export interface ReadResult<Outputs> {
   id?: string;
   props?: Outputs;
   inputs?: Record<string, unknown>;
+}
+
+export interface DiffResult {
+  /** Whether an update (or a replacement) is needed. */
+  changes: boolean;
+  /** Inputs whose change forces a replacement. */
+  replaces: string[];
+  /** Every input that changes, replaces included: the plugin's detailed diff names exactly these. */
+  changed: string[];
+  deleteBeforeReplace?: boolean;
 }

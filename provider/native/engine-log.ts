@@ -42,3 +42,8 @@ export function engineSink(address: string): MessageSink {
     context?.deliveries.push(delivered);
   };
 }
+
+/** The URN of the resource the current RPC is about, if any. */
+export function currentUrn(): string | undefined {
+  return current.getStore()?.urn || undefined;
+}

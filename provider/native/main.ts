@@ -4,8 +4,8 @@
  * output.
  */
 import * as grpc from "@grpc/grpc-js";
-import { setMessageSink } from "../lifecycle/messages";
-import { engineSink } from "./engine-log";
+import { setMessageSink, setUrnSource } from "../lifecycle/messages";
+import { currentUrn, engineSink } from "./engine-log";
 import { ResourceProviderService, providerService } from "./server";
 
 export async function main(args: string[]): Promise<void> {
@@ -16,6 +16,7 @@ export async function main(args: string[]): Promise<void> {
     return;
   }
   setMessageSink(engineSink(engineAddress));
+  setUrnSource(currentUrn);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   server.addService(ResourceProviderService, providerService as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {

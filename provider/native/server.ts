@@ -129,12 +129,20 @@ export const providerService: Partial<grpc.UntypedServiceImplementation> = {
   diff: handle(async (request: proto.DiffRequest) => {
     const lifecycle = lifecycleOf(request.getType(), request.getUrn());
     const name = nameOf(request.getName(), request.getUrn());
-    const result = await lifecycle.diff(request.getId(), named(values(request.getOlds()), name), named(values(request.getNews()), name));
+    const news = values(request.getNews());
+    const result = await lifecycle.diff(request.getId(), named(values(request.getOlds()), name), named(news, name));
     const response = new proto.DiffResponse();
-    response.setChanges(result.changes === true ? proto.DiffResponse.DiffChanges.DIFF_SOME
-      : result.changes === false ? proto.DiffResponse.DiffChanges.DIFF_NONE : proto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
-    response.setReplacesList(result.replaces ?? []);
+    response.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+    response.setReplacesList(result.replaces);
     response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+    // Exactly the fields the lifecycle will change, and which of them replaces: the CLI shows them
+    // as native providers' are (`[diff: ~title]`), secret values included (`title: [secret] => [secret]`).
+    if (result.changed.length > 0) {
+      const oldInputs = values(request.getOldInputs() ?? request.getOlds());
+      response.setDiffsList(result.changed);
+      response.setHasdetaileddiff(true);
+      for (const key of result.changed) response.getDetaileddiffMap().set(key, propertyDiff(oldInputs[key], news[key], result.replaces.includes(key)));
+    }
     return response;
   }),
 
@@ -232,6 +240,19 @@ function partialFailure(error: PartialFailure): grpc.ServiceError {
   const metadata = new grpc.Metadata();
   metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   return Object.assign(new Error(error.message), { code: grpc.status.UNKNOWN, details: error.message, metadata });
+}
+
+/** An input diff: added, deleted or updated between the old and new inputs, and whether it replaces. */
+function propertyDiff(before: unknown, after: unknown, replaces: boolean): proto.PropertyDiff {
+  const Kind = proto.PropertyDiff.Kind;
+  const absent = (value: unknown) => value === undefined || value === null;
+  const kind = absent(before) && !absent(after) ? (replaces ? Kind.ADD_REPLACE : Kind.ADD)
+    : !absent(before) && absent(after) ? (replaces ? Kind.DELETE_REPLACE : Kind.DELETE)
+    : replaces ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+  const diff = new proto.PropertyDiff();
+  diff.setKind(kind);
+  diff.setInputdiff(true);
+  return diff;
 }
 
 function checkFailure(reason: string, property = ""): proto.CheckFailure {

@@ -72,6 +72,8 @@ export interface Run<R> {
   diagnostics: { severity: string; message: string; urn?: string }[];
   /** Engine text plus diagnostics: what a user reads in the terminal. */
   text: string;
+  /** `text` without Pulumi's own debug-level events (`--debug`, `-v`), which print secret inputs by design. */
+  visible: string;
 }
 
 export class EngineStack {
@@ -81,6 +83,7 @@ export class EngineStack {
   readonly #sim: Simulator;
 
   readonly #scratch: string;
+  #plugin = false;
 
   private constructor(sim: Simulator, dir: string, scratch: string) {
     this.#sim = sim;
@@ -121,6 +124,7 @@ export class EngineStack {
     }
     mkdirSync(join(scratch, ".state"));
     const engine = new EngineStack(sim, dir, scratch);
+    engine.#plugin = options.plugin === true;
     engine.#env = {
         PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
         PULUMI_CONFIG_PASSPHRASE: "engine-tests",
@@ -152,16 +156,21 @@ export class EngineStack {
     return this.#stack;
   }
 
+  /** Replaces a YAML program (`yaml` option) with `text`, as a user edits Pulumi.yaml; the plugin entry is kept. */
+  writeProgram(text: string): void {
+    writeFileSync(join(this.dir, "Pulumi.yaml"), this.#plugin ? `${text}\n${PLUGIN_FROM_NODE_MODULES}` : text);
+  }
+
   /** The program's spec, as stack config; a secret one when it holds secrets (Pulumi shows plain config as it is). */
   async setSpec(spec: ProgramSpec): Promise<void> {
     await this.#stack.setConfig("engine:spec", { value: JSON.stringify(spec), secret: spec.secretInputs === true || spec.lookups?.secretName === true });
   }
 
-  async up(options: { refresh?: boolean; runProgram?: boolean } = {}): Promise<Run<UpResult>> {
+  async up(options: { refresh?: boolean; runProgram?: boolean; replace?: string[] } = {}): Promise<Run<UpResult>> {
     return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", ...options }));
   }
 
-  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean } = {}): Promise<Run<PreviewResult>> {
+  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean; replace?: string[] } = {}): Promise<Run<PreviewResult>> {
     return this.#run((onEvent) => this.#stack.preview({ onEvent, color: "never", ...options }));
   }
 
@@ -252,9 +261,9 @@ export class EngineStack {
     try {
       result = await go((e) => events.push(e));
     } catch (error) {
-      throw Object.assign(error as Error, { events, diagnostics: diagnosticsOf(events), text: textOf(events, error) });
+      throw Object.assign(error as Error, { events, diagnostics: diagnosticsOf(events), text: textOf(events, error), visible: textOf(withoutDebug(events), error) });
     }
-    return { result, events, diagnostics: diagnosticsOf(events), text: textOf(events, result) };
+    return { result, events, diagnostics: diagnosticsOf(events), text: textOf(events, result), visible: textOf(withoutDebug(events), result) };
   }
 
   async dispose(): Promise<void> {
@@ -304,6 +313,7 @@ export interface FailedRun extends Error {
   events: EngineEvent[];
   diagnostics: { severity: string; message: string; urn?: string }[];
   text: string;
+  visible: string;
 }
 
 export async function expectFailure(promise: Promise<unknown>): Promise<FailedRun> {
@@ -317,6 +327,10 @@ export async function expectFailure(promise: Promise<unknown>): Promise<FailedRu
 
 function diagnosticsOf(events: EngineEvent[]) {
   return events.flatMap((e) => (e.diagnosticEvent ? [{ severity: e.diagnosticEvent.severity, message: e.diagnosticEvent.message, urn: e.diagnosticEvent.urn }] : []));
+}
+
+function withoutDebug(events: EngineEvent[]): EngineEvent[] {
+  return events.filter((e) => (e.diagnosticEvent?.severity as string | undefined) !== "debug");
 }
 
 function textOf(events: EngineEvent[], result: unknown): string {

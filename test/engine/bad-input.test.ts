@@ -63,6 +63,26 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     ]);
   });
 
+  it("names that would show differently on a storefront (bidi overrides, invisible characters, C1 controls) are refused by code point", async () => {
+    const engine = await suite.newStack();
+    const advice = "a storefront shows the text differently than the diff does; right-to-left text may use U+200E, U+200F and U+061C";
+    expect(await refused(engine, { products: { t: { projectId: project, title: "Pro \u202Enalp", slug: "pro\u200Bplan" } } })).toEqual([
+      `title must not contain direction-overriding characters (U+202E RIGHT-TO-LEFT OVERRIDE at character 5): ${advice}`,
+      `slug must not contain invisible characters (U+200B ZERO WIDTH SPACE at character 4): ${advice}`,
+    ]);
+    const site = sim.seed.sites.find((s) => s.projectId === project)!;
+    expect(await refused(engine, { sites: { s: { projectId: project, siteId: site.id, name: "Home\u2066" } } })).toEqual([
+      `name must not contain direction-overriding characters (U+2066 LEFT-TO-RIGHT ISOLATE at character 5): ${advice}`,
+    ]);
+    expect(await refused(engine, { tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: "2031-01-01T00:00:00Z" } } })).toEqual([
+      "title must not contain control characters (U+009B at character 8); only tab, line feed and carriage return are allowed",
+    ]);
+    // Right-to-left text with its marks, and emoji sequences, pass.
+    await engine.setSpec({ products: { rtl: { projectId: project, title: "\u05D7\u05E0\u05D5\u05EA \u200FPro\u200F 👨\u200D👩\u200D👧" } } });
+    expect((await engine.preview()).result.changeSummary).toEqual({ create: 2 });
+    expect(wire(sim)).toEqual([]);
+  });
+
   it("externalCheckoutUrl must be an RFC 3986 URI, and title: null is one error", async () => {
     const engine = await suite.newStack();
     expect(await refused(engine, { products: { u: { projectId: project, title: "T", externalCheckoutUrl: "https://shop.example.com/a b" } } })).toEqual([

@@ -1,14 +1,17 @@
 /**
  * Failures read as one clean line under the real Pulumi CLI: a data source that fails (no token,
- * no match, an API error) while its result feeds several resources, and an API error inside the
- * provider at refresh. Each is one error event with the message the docs promise, with no stack
+ * no match, an API error) while its result feeds several resources — or one resource, unexported,
+ * in plain TypeScript and JavaScript — an API error inside the provider at refresh, a Node.js too
+ * old first on PATH, and a service that cannot be reached at refresh or destroy. Each is one error event with the message the docs promise, with no stack
  * trace, no "unhandled exception", no `error serializing property` chain and no ANSI escapes.
  */
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import { startSimulator, type Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, type FailedRun, type ProgramSpec } from "../../scripts/engine/driver";
+import { OLD_NODE_VERSION, oldNodeBin } from "./old-node";
+import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, type FailedRun, type ProgramSpec } from "../../scripts/engine/driver";
 
 /** Three products whose projectId comes from the failing lookup, as a user wires them. */
 function lookupFeedingThree(projectName: string): ProgramSpec {
@@ -83,6 +86,52 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     const failed = await expectFailure(engine.preview());
     expectOneCleanError(failed, /^Product "legacy": the `import` resource option does not work with Pulumi dynamic providers; to take over an existing product, set `adoptId: "<id>"` instead\.\s*$/);
     expect(sim.requests()).toEqual([]);
+  });
+
+  it.each([["TypeScript", "lookup-plain-ts"], ["JavaScript", "lookup-plain-js"]])(
+    "a lookup with no match feeding one resource, not exported (%s): one line, no stack", async (_language, folder) => {
+      const engine = await suite.newStack({ program: join(__dirname, folder) });
+      const failed = await expectFailure(engine.preview());
+      expectOneCleanError(failed, /^getProjectOutput: no project is named "No Such Project"; the 4 listed projects are: /);
+      expect(failed.visible).not.toContain("DataSourceError");
+    });
+
+  it(`Node.js ${OLD_NODE_VERSION} first on PATH: one line naming the Node found and the one needed, in the program and at refresh`, async () => {
+    const old = oldNodeBin();
+    const { bin } = await pulumiCli();
+    const engine = await suite.newStack();
+    await engine.setSpec({ products: { p: { projectId: DEFAULT_IDS.acmeDocs, title: "Old node" } } });
+    await engine.up();
+    const modern = engine.env.PATH!;
+    engine.setEnv("PATH", `${old}:${bin}:${modern}`);
+    const needs = new RegExp(`^(Preview failed: )?pulumi-serviceapi needs Node\\.js 22\\.19 or later; this is Node\\.js v${OLD_NODE_VERSION.replace(/\./g, "\\.")} ` +
+      `\\(${old.replace(/[/.]/g, "\\$&")}/node\\)\\. Put a newer \`node\` first on PATH where pulumi runs\\.\\s*$`);
+    expectOneCleanError(await expectFailure(engine.preview()), needs);
+    // refresh runs no program: the state's `require("pulumi-serviceapi/lifecycle/product")` meets the same check.
+    const refresh = await expectFailure(engine.refresh());
+    expect(refresh.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n")).toMatch(new RegExp(needs.source.slice(1, -6)));
+    expect(refresh.text).not.toContain("Cannot read properties of undefined");
+    expect(refresh.text).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
+    engine.setEnv("PATH", modern);
+    await engine.destroy();
+  });
+
+  it("a service that cannot be reached at refresh or destroy says the recorded base URL may be the cause", async () => {
+    // The stack went up against a service that has moved since (the stack config now names another).
+    const moved = await startSimulator({ port: 0 });
+    const engine = await suite.newStack({ config: { "serviceapi:baseUrl": moved.url, "serviceapi:maxRetries": "1" } });
+    await engine.setSpec({ products: { p: { projectId: DEFAULT_IDS.acmeDocs, title: "Moved" } } });
+    await engine.up();
+    await moved.close();
+    await engine.stack.setConfig("serviceapi:baseUrl", { value: sim.url });
+    const advice = "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
+      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first.";
+    for (const failed of [await expectFailure(engine.refresh()), await expectFailure(engine.destroy())]) {
+      expectOneCleanError(failed, /products\.update failed: connection error: .*ECONNREFUSED.* \(2 attempts\)/);
+      expect(failed.diagnostics.find((d) => d.severity === "error" && d.message.includes("ECONNREFUSED"))!.message).toContain(advice);
+    }
+    // As the advice says: with the current config, destroy reaches the service (where the product is unknown: 404, fine).
+    await engine.destroy({ runProgram: true });
   });
 
   it("getSite by name feeding a Site that renames it: the next run says to look it up by subdomain", async () => {

@@ -1,14 +1,15 @@
 /**
  * `pulumi destroy` acts on the live record, not on the state: a product declared archived but
  * re-activated behind Pulumi's back is archived again, and a site renamed behind Pulumi's back
- * gets its original name back. Each message says what was sent.
+ * gets its original name back. Each message says what was sent. A site renamed since by someone
+ * else — another stack that took over the same site — is named in a warning.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -59,6 +60,35 @@ describe("destroy acts on the live record", { timeout: ENGINE_TIMEOUT_MS }, () =
       const live = await client.listSites({ projectId: project }).toArray();
       expect(live.find((s) => s.id === site.id)!.name).toBe(site.name);
     } finally {
+      await client.close();
+    }
+  });
+
+  it("two stacks that took over the same site: each destroy warns that the live name came from elsewhere", async () => {
+    const site = sim.seed.sites.filter((s) => s.projectId === project)[2]!;
+    const a = await suite.newStack();
+    const b = await EngineStack.create(sim);
+    try {
+      await a.setSpec({ sites: { home: { projectId: project, siteId: site.id, name: "Home (stack A)" } } });
+      await a.up();
+      await b.setSpec({ sites: { home: { projectId: project, siteId: site.id, name: "Home (stack B)" } } });
+      await b.up();
+      // A's destroy finds B's name on the site: neither the name A set nor the one A found.
+      const destroyA = await a.destroy();
+      const warning = destroyA.diagnostics.find((d) => d.message.includes(`warning: [runtime] serviceapi: Site "home" (id ${site.id})`));
+      expect(warning?.message).toContain("its live name is neither the one this stack set nor the one it had when this stack took it over: " +
+        "it was renamed since, by a person or by another stack that manages the same site (one site, one stack).");
+      // B's destroy finds the name A gave back, which B did not set either: it warns too, and gives the
+      // site the name B found (A's), so the one before both is lost — what the warning says can happen.
+      const destroyB = await b.destroy();
+      expect(destroyB.diagnostics.filter((d) => d.message.includes("its live name is neither"))).toHaveLength(1);
+      const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+      expect((await client.listSites({ projectId: project }).toArray()).find((s) => s.id === site.id)!.name).toBe("Home (stack A)");
+      await client.close();
+    } finally {
+      await b.dispose();
+      const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+      await client.updateSite(site.id, { name: site.name });
       await client.close();
     }
   });

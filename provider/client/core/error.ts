@@ -118,8 +118,17 @@ export const GIVE_UP = {
 
 /** The request never got a complete response: connection refused or reset, socket closed, or a timeout. */
 export class ConnectionError extends ServiceApiError {
-  constructor(operation: string, detail: string, opts: { cause?: unknown; mayHaveSucceeded?: boolean; method?: HttpMethod; code?: string } = {}) {
+  /**
+   * The service could not be reached at all (connection refused, unknown host, no route): no byte
+   * of the request was sent. Usually a wrong or outdated base URL, or the service is down.
+   */
+  readonly unreachable: boolean;
+  constructor(
+    operation: string, detail: string,
+    opts: { cause?: unknown; mayHaveSucceeded?: boolean; method?: HttpMethod; code?: string; unreachable?: boolean } = {},
+  ) {
     super(opts.code ?? "SERVICEAPI_CONNECTION", withOutcome(`${operation} failed: ${detail}`, opts), { operation, ...opts });
+    this.unreachable = opts.unreachable ?? false;
   }
 }
 

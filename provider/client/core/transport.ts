@@ -127,7 +127,7 @@ export class Transport {
         }
         if (failure.kind === "unknown") maybeApplied = true;
         throw new ConnectionError(op, `connection error: ${this.redact(failure.detail)}${attempt > 1 ? ` (${attempt} attempts)` : ""}`,
-          { cause: outcome.error, mayHaveSucceeded: mutates && maybeApplied, method });
+          { cause: outcome.error, mayHaveSucceeded: mutates && maybeApplied, method, unreachable: failure.kind === "not-sent" });
       }
       if (outcome.kind === "timeout") {
         maybeApplied = true;

@@ -1,0 +1,34 @@
+/**
+ * The package needs the Node.js its `engines` field names (undici 8 and `String#isWellFormed`).
+ * This module is the first thing the package's entry points load, so an older `node` first on
+ * PATH gets one line naming both versions — not `TypeError: Cannot read properties of undefined
+ * (reading 'bind')` from inside undici. The error carries the marker of Pulumi's `RunError`
+ * (`__pulumiRunError`), so the CLI prints its message without a stack trace; the SDK itself is not
+ * loaded for that, since the plugin's bundle must not contain it. In the provider process (refresh,
+ * destroy) the same check runs when the state's `require("pulumi-serviceapi/lifecycle/…")` loads.
+ */
+import { engines } from "../package.json";
+import { expectPrintOf } from "./dynamic/expected-prints";
+
+export const MIN_NODE = engines.node.replace(/^>=\s*/, "").replace(/\.0$/, "");
+
+/** Whether `version` (`v22.19.0`, `22.19.0`) is at least `minimum` (`22.19`). */
+export function nodeAtLeast(version: string, minimum: string): boolean {
+  const have = version.replace(/^v/, "").split(".").map(Number);
+  const need = minimum.split(".").map(Number);
+  for (let i = 0; i < need.length; i++) {
+    if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
+  }
+  return true;
+}
+
+if (!nodeAtLeast(process.versions.node, MIN_NODE)) {
+  const error = new Error(`pulumi-serviceapi needs Node.js ${MIN_NODE} or later; this is Node.js ${process.version} (${process.execPath}). ` +
+    "Put a newer `node` first on PATH where pulumi runs.");
+  Object.defineProperty(error, "__pulumiRunError", { value: true });
+  // One line wherever it is printed: the program's late-error handler prints `stack`, and the
+  // dynamic-provider server's print of it is dropped (the engine shows the message).
+  error.stack = error.message;
+  expectPrintOf(error);
+  throw error;
+}

@@ -36,7 +36,8 @@ describe("the README's install lines", { timeout: 600_000 }, () => {
     const lines = block(marked, "sh");
     const url = `${repository.url.replace(/^git\+/, "")}`;
     expect(lines).toContain(`git clone ${url}`);
-    const script = lines.replace(`git clone ${url}`, `git clone -q ${REPO}`);
+    // The one change: clone this repository (its committed HEAD) into the folder the URL would give.
+    const script = lines.replace(`git clone ${url}`, `git clone -q ${REPO} pulumi-serviceapi`);
     // A user's shell: Node.js >= 22.19 first on PATH, none of `npm test`'s npm_* settings.
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
     env.PATH = `${dirname(process.execPath)}:${process.env.PATH}`;

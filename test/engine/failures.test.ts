@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { engineSuite } from "./suite";
+import { engineSuite, until } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
@@ -103,15 +103,17 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
   });
 
-  it("a create that may have reached the service says how to adopt it instead of duplicating it", async () => {
+  it("a create that may have reached the service (a timeout) is recorded as unconfirmed and says how to go on", async () => {
     const engine = await newStack({ config: { "serviceapi:timeoutMs": "300" } });
     await engine.setSpec({ products: { slow: { projectId: project, title: "Slow" } } });
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000 });
     const failed = await expectFailure(engine.up());
-    expect(failed.text).toContain("products.create failed: no response within 300 ms");
-    expect(failed.text).toContain('find its id — in the output of an earlier, interrupted `pulumi up` (a line `serviceapi: created Product \\"<name>\\" <id>`), ' +
-      "or in the service's UI (the API cannot list products) — and set `adoptId: \\\"<id>\\\"` on this Product");
+    expect(failed.text).toContain("products.create failed: no response within 300 ms. The request was not retried because the record may have been created");
+    expect(failed.text).toContain('The stack records Product \\"slow\\" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it ' +
+      'again by itself: if the product exists on the service, set `adoptId: \\\"<its id>\\\"` on it; if it does not, run `pulumi up --replace <its URN>`');
     expect(sim.requests("products.create")).toHaveLength(1);
+    // The delayed create was processed after all: one product, which the re-run (test/engine/rerun.test.ts) does not duplicate.
+    await until("the delayed create", () => sim.products().some((p) => p.title === "Slow"), 5_000);
   });
 
   it("a server that always answers 429: up fails with one message after 1 + maxRateLimitRetries requests, nothing created", async () => {

@@ -103,7 +103,7 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
       expect(again.result.summary.resourceChanges).toMatchObject({ replace: 1 });
       expect(wire(sim).filter((c) => c.operation === "products.update" && JSON.stringify(c.body) !== "{}")).toEqual([]);
       expect(again.diagnostics.map((d) => d.message).join("\n")).toContain(
-        `Product "kept" (id ${id}): nothing sent; this run imported the same product into the stack again (a Pulumi import replacement), so it stays as it is.`,
+        `Product "kept" (id ${id}): nothing sent; this run took the same product into the stack again (an import or adoptId replacement), so it stays as it is.`,
       );
       expect((await client.updateProduct(id, {})).status).toBe("active");
     }

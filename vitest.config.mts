@@ -1,6 +1,9 @@
+import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Tests run the simulator's source, as they run the package's (vitest runs from the repository root).
+  resolve: { alias: { "pulumi-serviceapi-simulator": resolve("simulator/index.ts") } },
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],

@@ -13,7 +13,7 @@
  * Sections 2 and 4 are in `bench/plugin.ts`.
  * Figures are printed, never asserted.
  */
-import { DEFAULT_IDS, startSimulator, type Simulator } from "../simulator";
+import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { EngineStack, catalog, type ProgramSpec } from "../scripts/engine/driver";
 import { upOf200, yamlExampleRequests } from "./plugin";
 import { printRequestsPerOperation } from "./requests";

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { DEFAULT_IDS, type Simulator } from "../simulator";
+import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { EngineStack, REPO, catalog } from "../scripts/engine/driver";
 import { printRequestsPerOperation } from "./requests";
 

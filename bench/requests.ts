@@ -1,4 +1,4 @@
-import type { Simulator } from "../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { requestSummary, type EngineStack } from "../scripts/engine/driver";
 
 /**

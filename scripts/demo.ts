@@ -10,8 +10,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { ServiceApiClient } from "../provider";
-import { startSimulator, type Simulator } from "../simulator";
+import { ServiceApiClient } from "../src";
+import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "./engine/driver";
 
 const keep = process.argv.includes("--keep");

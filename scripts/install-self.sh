@@ -10,7 +10,7 @@
 # scripts, and a package that installs with no lifecycle script gets no allowScripts warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-test -f dist/provider/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
+test -f dist/src/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 npm pack --silent --ignore-scripts --pack-destination "$tmp" >/dev/null

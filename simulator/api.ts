@@ -1,11 +1,11 @@
 /** The six operations, as the service documents them. Handlers throw `HttpError` for every failure. */
 import type { z } from "zod";
-import { parseWithIssues } from "../provider/contract/issues";
+import { parseWithIssues } from "../src/contract/issues";
 import {
   CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, UpdateProductBody, UpdateSiteBody, uuid,
   type OperationName,
-} from "../provider/contract/schemas";
-import { nextRun } from "../provider/contract/rrule";
+} from "../src/contract/schemas";
+import { nextRun } from "../src/contract/rrule";
 import { HttpError } from "./errors";
 import type { Database } from "./database";
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /** `serviceapi-simulator`: runs the local service until SIGINT/SIGTERM. */
 import { parseArgs } from "node:util";
-import { MIN_TOKEN_LENGTH } from "../provider/client/config";
 import { startSimulator } from "./index";
+import { MIN_TOKEN_LENGTH, TokenText } from "./seed";
 
 const USAGE = `Usage: serviceapi-simulator [--port 8787] [--host 127.0.0.1] [--seed FILE] [--data FILE] [--token TOKEN]
 
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // A token the client would refuse makes every later `pulumi up` fail; say so here instead.
-  if (values.token !== undefined && (values.token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(values.token))) {
+  if (values.token !== undefined && !TokenText.safeParse(values.token).success) {
     console.error(`serviceapi-simulator: --token must be at least ${MIN_TOKEN_LENGTH} printable ASCII characters without spaces ` +
       `(got ${values.token.length} characters): the client, and so the Pulumi resources, refuse shorter tokens`);
     process.exit(2);

@@ -5,10 +5,21 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { parseWithIssues } from "../provider/contract/issues";
-import { LIMITS, text, uuid } from "../provider/contract/schemas";
+import { parseWithIssues } from "../src/contract/issues";
+import { LIMITS, text, uuid } from "../src/contract/schemas";
 
 const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
+
+/**
+ * The simulator's own rule for tokens (the spec does not say how they look): a bearer token is an
+ * HTTP header value, and one shorter than 8 characters is refused, as the client refuses one (it
+ * could not redact it safely) — so a simulator never starts with a token every `pulumi up` would
+ * then reject. Its own reading, not the client's constant: test/simulator.test.ts checks the two agree.
+ */
+export const MIN_TOKEN_LENGTH = 8;
+export const TokenText = z.string().regex(new RegExp(`^[\\x21-\\x7e]{${MIN_TOKEN_LENGTH},}$`), {
+  error: `must be at least ${MIN_TOKEN_LENGTH} printable ASCII characters without spaces`,
+});
 
 /** A site added by the seed or by `addSite` (sites cannot be created through the API). */
 export const NewSite = z.strictObject({
@@ -21,7 +32,7 @@ export const Seed = z.strictObject({
   projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: text().nullable() })),
   sites: z.array(z.strictObject({ id: uuid, projectId: uuid, name: siteName, subdomain: text(1, 255), is_default: z.boolean() })),
   /** Each token and the workspaces it may access. */
-  tokens: z.array(z.strictObject({ token: z.string().regex(/^[\x21-\x7e]{8,}$/, { error: "must be at least 8 printable ASCII characters" }), workspaces: z.array(uuid) })).min(1),
+  tokens: z.array(z.strictObject({ token: TokenText, workspaces: z.array(uuid) })).min(1),
 });
 export type Seed = z.infer<typeof Seed>;
 

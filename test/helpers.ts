@@ -1,6 +1,6 @@
 import { request } from "undici";
 import { afterEach } from "vitest";
-import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../provider";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../src";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
 const running: Simulator[] = [];

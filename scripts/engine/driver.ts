@@ -14,10 +14,10 @@ import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
 } from "@pulumi/pulumi/automation";
-import type { Simulator } from "../../simulator";
-import type { ProductInputs } from "../../provider/lifecycle/product";
-import type { SiteInputs } from "../../provider/lifecycle/site";
-import type { TaskInputs } from "../../provider/lifecycle/task";
+import type { Simulator } from "pulumi-serviceapi-simulator";
+import type { ProductInputs } from "../../src/provider/product";
+import type { SiteInputs } from "../../src/provider/site";
+import type { TaskInputs } from "../../src/provider/task";
 import { REPO } from "../repo";
 
 export { REPO };

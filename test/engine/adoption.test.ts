@@ -5,7 +5,7 @@
  * cannot see fails the preview, not the merge deploy. Through the dynamic resources and the plugin.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient, type ProductRecord } from "../../provider";
+import { ServiceApiClient, type ProductRecord } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";

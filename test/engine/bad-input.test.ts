@@ -65,14 +65,15 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
 
   it("names that would show differently on a storefront (bidi overrides, invisible characters, C1 controls) are refused by code point", async () => {
     const engine = await suite.newStack();
-    const advice = "a storefront shows the text differently than the diff does; right-to-left text may use U+200E, U+200F and U+061C";
+    const advice = "a storefront shows the text differently than the diff does";
+    const rtl = `${advice}; right-to-left text may use U+200E, U+200F and U+061C`;
     expect(await refused(engine, { products: { t: { projectId: project, title: "Pro \u202Enalp", slug: "pro\u200Bplan" } } })).toEqual([
-      `title must not contain direction-overriding characters (U+202E RIGHT-TO-LEFT OVERRIDE at character 5): ${advice}`,
+      `title must not contain direction-overriding characters (U+202E RIGHT-TO-LEFT OVERRIDE at character 5): ${rtl}`,
       `slug must not contain invisible characters (U+200B ZERO WIDTH SPACE at character 4): ${advice}`,
     ]);
     const site = sim.seed.sites.find((s) => s.projectId === project)!;
     expect(await refused(engine, { sites: { s: { projectId: project, siteId: site.id, name: "Home\u2066" } } })).toEqual([
-      `name must not contain direction-overriding characters (U+2066 LEFT-TO-RIGHT ISOLATE at character 5): ${advice}`,
+      `name must not contain direction-overriding characters (U+2066 LEFT-TO-RIGHT ISOLATE at character 5): ${rtl}`,
     ]);
     expect(await refused(engine, { tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: "2031-01-01T00:00:00Z" } } })).toEqual([
       "title must not contain control characters (U+009B at character 8); only tab, line feed and carriage return are allowed",

@@ -5,7 +5,7 @@
  * else — another stack that took over the same site — is named in a warning.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";

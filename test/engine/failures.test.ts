@@ -4,7 +4,7 @@
  * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
+import { NUMERIC_OPTIONS, ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite, until } from "./suite";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { validateWorkflow } from "@action-validator/core";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { ServiceApiClient } from "../../src";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../../scripts/engine/driver";

@@ -4,7 +4,7 @@
  * checks what went over the wire (the simulator's request log) and what the engine reported.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite } from "./suite";

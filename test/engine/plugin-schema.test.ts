@@ -7,11 +7,11 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LIMITS, NUMERIC_OPTIONS } from "../../provider";
-import { productInputFailures } from "../../provider/lifecycle/product";
-import { PRODUCT_FIELDS } from "../../provider/lifecycle/product";
-import { SITE_FIELDS } from "../../provider/lifecycle/site";
-import { TASK_FIELDS } from "../../provider/lifecycle/task";
+import { LIMITS, NUMERIC_OPTIONS } from "../../src";
+import { productInputFailures } from "../../src/provider/product";
+import { PRODUCT_FIELDS } from "../../src/provider/product";
+import { SITE_FIELDS } from "../../src/provider/site";
+import { TASK_FIELDS } from "../../src/provider/task";
 import { ENGINE_TIMEOUT_MS, REPO, pulumiCli } from "../../scripts/engine/driver";
 
 interface Property { type: string; description: string; secret?: boolean; willReplaceOnChanges?: boolean }

@@ -7,7 +7,7 @@
  * detailed diff.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";

@@ -6,7 +6,7 @@
  * it sits in plain stack config, none when it is a secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, stackPerTest } from "./suite";

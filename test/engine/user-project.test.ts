@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { npmAsUser, pack, userProject } from "../user-project";
+import { npmAsUser, pack, userProject } from "../package/user-project";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, REPO } from "../../scripts/engine/driver";
 

@@ -1,0 +1,46 @@
+/**
+ * What the providers tell the user in the CLI output, through the context's sink. Records are named
+ * by logical name and id, never by a field value: inside a provider a secret input is plain text.
+ */
+import type { ProviderContext } from "./context";
+import { docsLink } from "./docs-link";
+import { NAME_KEY, type Named } from "./stored-state";
+
+/** `Product "pro" (id 0b3f…)`, or `Product 0b3f…` for state written before the name was carried. */
+export function label(type: string, id: string, props: Named | undefined): string {
+  const name = props?.[NAME_KEY];
+  return typeof name === "string" ? `${type} ${JSON.stringify(name)} (id ${id})` : `${type} ${id}`;
+}
+
+/**
+ * One line the moment a create returns: `serviceapi: created Product "pro-plan" <id>`. If the
+ * `pulumi up` is then killed before it writes its state (a lost CI runner, OOM), the run's log —
+ * which outlives the runner — names every record it made, so each can be taken over with
+ * `adoptId` instead of being created twice (docs/recovery.md).
+ */
+export function logCreated(ctx: ProviderContext, type: string, id: string, props: Named): void {
+  const name = props[NAME_KEY];
+  ctx.info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
+}
+
+/**
+ * What `diff` found, by field name (never values), once per record per command: the CLI cannot show
+ * which field of a dynamic resource changed when its values are secrets (both sides print
+ * `[secret]`), so this line does. The engine calls `diff` in two phases: refreshing (the live record
+ * against the inputs of the last `up`: drift) and planning (against the program, after `check`):
+ * `Product "pro" (id …): changed on the service since the last \`pulumi up\`: title.` /
+ * `Product "pro" (id …): \`pulumi up\` will send PATCH {title}.`
+ */
+export function announceDiff(ctx: ProviderContext, who: string, fields: readonly string[], planning: boolean): void {
+  if (fields.length === 0) return;
+  const text = planning ? `\`pulumi up\` will send PATCH {${fields.join(", ")}}.` : `changed on the service since the last \`pulumi up\`: ${fields.join(", ")}.`;
+  ctx.once("info", `${who}: ${text}`);
+}
+
+/** `pulumi up --replace '<urn>'` where the face knows the URN, else a placeholder and where to find it. */
+export function replaceCommand(ctx: ProviderContext): string {
+  const urn = ctx.urn();
+  return urn ? `\`pulumi up --replace '${urn}'\`` : "`pulumi up --replace <its URN>` (`pulumi stack --show-urns` lists it)";
+}
+
+export { docsLink };

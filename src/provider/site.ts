@@ -1,0 +1,251 @@
+/**
+ * `Site`: a site is never created or deleted through the API, only renamed, so "create" takes over
+ * an existing site and "delete" gives it its name back.
+ *
+ * The API has no GET for one site: finding a site means listing its project. Listings are shared
+ * per project for the life of the provider process (one `pulumi` command), so N sites in a
+ * project cost one listing (⌈sites/100⌉ requests) at refresh, not N.
+ */
+import type { Site } from "../client";
+import { requireId } from "./omitted-id";
+import { z } from "zod";
+import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
+import { Failures, checkInputs, isUnknown } from "./checks";
+import { propertyNames, type ResourceFields } from "./fields";
+import { isNotFound } from "./errors";
+import { projectAndRecordId } from "./import-id";
+import { announceDiff, label } from "./messages";
+import { DECLARED, NAME_KEY, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
+import type { ProviderContext } from "./context";
+import type { Lifecycle, Values } from "./lifecycle";
+
+/** What a program declares for a site (`SiteArgs` is this with `Input<…>` values). */
+export interface SiteInputs {
+  /** The project the site is in. Changing it replaces the resource. */
+  projectId: string;
+  /** The site to manage (see `getSite`). Changing it replaces the resource. */
+  siteId: string;
+  /** 1 to 255 characters. Updated in place. */
+  name: string;
+  /** Give the site its original name back on delete. Default true. */
+  restoreNameOnDelete?: boolean;
+}
+
+type Desired = Stored<SiteInputs> & Named;
+
+export interface SiteOutputs extends Named {
+  projectId: string;
+  siteId: string;
+  name: string;
+  subdomain: string | null;
+  isDefault: boolean | null;
+  /** The name the site had before this stack took it over; restored on delete. */
+  originalName: string | null;
+  restoreNameOnDelete: boolean;
+  [DECLARED]: string[];
+}
+
+/** The site's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const SITE_FIELDS: ResourceFields<SiteInputs> = {
+  resource: "Site",
+  description: "Takes over an existing site and manages its name. The API cannot create or delete sites: creating the resource " +
+    "renames the site, and deleting it gives the site its original name back.",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the site is in (a UUID)." },
+    siteId: { schema: uuid, required: true, replaces: true, description: "The site to manage (a UUID; see getSite)." },
+    name: { schema: UpdateSiteBody.shape.name, required: true, shownToPeople: true,
+      description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.` },
+    restoreNameOnDelete: { schema: z.boolean(), oneOf: [true, false],
+      description: "Give the site its original name back on delete. Default true." },
+  },
+  outputs: {
+    subdomain: { type: "string", nullable: true, description: "The site's subdomain, as the service reports it." },
+    isDefault: { type: "boolean", nullable: true, description: "Whether it is the project's default site." },
+    originalName: { type: "string", nullable: true, description: "The name the site had before this stack took it over." },
+  },
+};
+
+const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs & keyof SiteOutputs)[];
+/** Every property of the resource, for the resource class. */
+export const SITE_OUTPUTS = propertyNames(SITE_FIELDS);
+
+/** A site of the project's listing (shared per command by the context). A failed listing is dropped so the next call tries again. */
+async function findSite(ctx: ProviderContext, projectId: string, siteId: string): Promise<{ site: (Site & { id: string }) | undefined; count: number }> {
+  const listings = ctx.siteListings;
+  let listing = listings.get(projectId);
+  if (!listing) {
+    listing = (async () => {
+      const byId = new Map<string, Site & { id: string }>();
+      for await (const listed of ctx.client().listSites({ projectId })) {
+        const site = requireId(listed, "sites.list", "site", "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
+        byId.set(site.id.toLowerCase(), site);
+      }
+      return byId;
+    })();
+    listings.set(projectId, listing);
+    listing.catch(() => listings.delete(projectId));
+  }
+  const byId = await listing;
+  return { site: byId.get(siteId.toLowerCase()), count: byId.size };
+}
+
+/**
+ * Puts a site as our own rename returned it into the shared listing, so later lookups see the new
+ * name; an answer without an id drops the listing, to be listed again.
+ */
+async function updateCachedListing(ctx: ProviderContext, projectId: string, site: Site): Promise<void> {
+  const listing = ctx.siteListings.get(projectId);
+  if (site.id === undefined) ctx.siteListings.delete(projectId);
+  else if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), { ...site, id: site.id });
+}
+
+async function rename(ctx: ProviderContext, projectId: string, siteId: string, name: string): Promise<Site> {
+  const site = await ctx.client().updateSite(siteId, { name });
+  await updateCachedListing(ctx, projectId, site);
+  return site;
+}
+
+async function check(ctx: ProviderContext, olds: Values, news: Values) {
+  ctx.settings();
+  const failures = new Failures();
+  checkInputs(failures, SITE_FIELDS, news);
+  const inputs = cleanInputs<SiteInputs>(news, INPUT_KEYS);
+  ctx.noteChecked("Site", inputs[NAME_KEY]);
+  // About to take a site over (a new resource, or siteId/projectId changed): it must be in that
+  // project. Finding out is a read (the project's listing, which the create then reuses), so it
+  // fails the preview, not the deploy.
+  const before = cleanInputs<SiteInputs>(olds, INPUT_KEYS);
+  const takesOver = before.siteId !== inputs.siteId || before.projectId !== inputs.projectId;
+  if (failures.list.length === 0 && takesOver && !isUnknown(inputs.siteId) && !isUnknown(inputs.projectId)) {
+    const { site, count } = await findSite(ctx, inputs.projectId, inputs.siteId);
+    if (!site) {
+      failures.add("siteId", `is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
+        "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)");
+    }
+  }
+  return { inputs, failures: failures.list };
+}
+
+async function diff(ctx: ProviderContext, id: string, olds: SiteOutputs, news: Values) {
+  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
+  const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && desired[k] !== olds[k]);
+  if (replaces.length === 0 && desired.name !== olds.name) announceDiff(ctx, label("Site", id, olds), ["name"], ctx.wasChecked("Site", desired[NAME_KEY]));
+  const changed = [
+    ...replaces,
+    ...(desired.name !== olds.name ? ["name"] : []),
+    ...((desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
+  ];
+  const changes = changed.length > 0 || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
+  return { changes, replaces, changed };
+}
+
+async function create(ctx: ProviderContext, inputs: Values) {
+  const desired = cleanInputs<SiteInputs>(inputs, INPUT_KEYS);
+  const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
+  if (!site) {
+    // Checked at preview; the site left the project since.
+    throw new Error(`${label("Site", desired.siteId, desired)}: siteId is not a site of the project given as projectId: sites.list returned ` +
+      `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`);
+  }
+  const originalName = site.name ?? null;
+  const current = site.name === desired.name ? site : await rename(ctx, desired.projectId, site.id, desired.name);
+  return { id: site.id, outs: outputs(current, desired, originalName) };
+}
+
+async function update(ctx: ProviderContext, id: string, olds: SiteOutputs, news: Values) {
+  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
+  // Only restoreNameOnDelete changed: record it without a request.
+  if (desired.name === olds.name) {
+    return { outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
+  }
+  const site = await rename(ctx, desired.projectId, id, desired.name);
+  ctx.info(`updated ${label("Site", id, desired)}: sent PATCH {name}.`);
+  return { outs: outputs(site, desired, olds.originalName) };
+}
+
+/** Drift in `name` (and a vanished site) from the shared per-project listing. */
+async function read(ctx: ProviderContext, id: string, props: SiteOutputs) {
+  const { site } = await findSite(ctx, props.projectId, props.siteId ?? id);
+  if (!site) return {};
+  const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
+  const refreshed = { ...outputs(site, stored as Desired, props.originalName ?? null), [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"] };
+  const live = { ...stored, name: site.name ?? null };
+  return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
+}
+
+/**
+ * Gives the site its original name back, judged by the live record (from the shared listing), not
+ * by the state: the site may have been renamed behind Pulumi's back since the last refresh.
+ */
+async function remove(ctx: ProviderContext, id: string, props: SiteOutputs): Promise<void> {
+  const name = label("Site", id, props);
+  if (ctx.importedThisRun("Site", props.siteId ?? id)) {
+    ctx.info(`${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`);
+    return;
+  }
+  if (props.restoreNameOnDelete === false) {
+    ctx.info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
+    return;
+  }
+  if (props.originalName === null || props.originalName === undefined) {
+    ctx.warn(`${name}: nothing sent; its original name is unknown (the service did not return one), so its current name is left as it is.`);
+    return;
+  }
+  const { site } = await findSite(ctx, props.projectId, props.siteId ?? id);
+  if (!site) {
+    ctx.info(`${name}: no longer listed in project ${props.projectId}; nothing sent, removed from the stack.`);
+    return;
+  }
+  if (site.name === props.originalName) {
+    ctx.info(`${name}: nothing sent; the service already shows its original name.`);
+    return;
+  }
+  if (site.name !== props.name) {
+    // Neither the name this stack set nor the one it found: someone renamed the site since — a
+    // person, or another stack that took over the same site, whose own destroy would then give it
+    // the name *it* found (this stack's) and lose the one before both.
+    ctx.warn(`${name}: its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
+      "since, by a person or by another stack that manages the same site (one site, one stack). Renaming it back to the name this stack " +
+      "found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.");
+  }
+  try {
+    await rename(ctx, props.projectId, site.id, props.originalName);
+    ctx.info(`${name}: sent PATCH {name} with its original name; renamed back on the service.`);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    ctx.info(`${name}: no longer exists on the service (404); removed from the stack.`);
+  }
+}
+
+function outputs(site: Site, desired: Desired, originalName: string | null): SiteOutputs {
+  return {
+    projectId: desired.projectId,
+    siteId: desired.siteId ?? site.id,
+    name: site.name ?? desired.name,
+    subdomain: site.subdomain ?? null,
+    isDefault: site.is_default ?? null,
+    originalName,
+    restoreNameOnDelete: desired.restoreNameOnDelete ?? true,
+    [DECLARED]: declaredKeys(desired),
+    ...named(desired),
+  };
+}
+
+/**
+ * Takes an existing site into the stack under its current name, which is also the name it gets
+ * back on delete (its name before someone else renamed it cannot be known).
+ */
+async function importRecord(ctx: ProviderContext, id: string, hint: Values) {
+  const { projectId, recordId } = projectAndRecordId("Site", id, hint);
+  const { site, count } = await findSite(ctx, projectId, recordId);
+  if (!site) {
+    throw new Error(`Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
+      "so it cannot be imported.");
+  }
+  ctx.noteImported("Site", site.id);
+  const live = { projectId, siteId: site.id, name: site.name ?? "", ...named(hint as Named) };
+  const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live) };
+  return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
+}
+
+export const site: Lifecycle<SiteOutputs> = { check, diff, create, read, update, remove, importRecord };

@@ -1,0 +1,200 @@
+/**
+ * `Task`: a scheduled prompt. The API can create a task and nothing else: no
+ * read, no update, no delete. So every input change is a replacement (a new task), refresh keeps
+ * the stored state, and delete only forgets the task — which keeps running on the service. Both
+ * the replacement (at preview and up) and the delete say so, naming the task id.
+ */
+import type { Task } from "../client";
+import { CreateTaskBody, uuid } from "../contract/schemas";
+import { nextRun, validateRecurrence } from "../contract/rrule";
+import { requireId } from "./omitted-id";
+import { Failures, UNKNOWN, checkInputs } from "./checks";
+import { propertyNames, type ResourceFields } from "./fields";
+import { PartialFailure } from "./errors";
+import { label, logCreated } from "./messages";
+import { NAME_KEY, cleanInputs, type Named } from "./stored-state";
+import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
+import type { ProviderContext } from "./context";
+import type { Lifecycle, Values } from "./lifecycle";
+
+/** What a program declares for a task (`TaskArgs` is this with `Input<…>` values). Every change replaces the task. */
+export interface TaskInputs {
+  projectId: string;
+  /** Not empty. */
+  title: string;
+  /** Not empty. */
+  prompt: string;
+  /** RFC 3339 date-time with an offset, e.g. `2026-12-01T09:00:00Z`: the first run. */
+  scheduledAt: string;
+  /** An RFC 5545 recurrence rule such as `FREQ=WEEKLY;BYDAY=MO`; checked before any request. */
+  rrule?: string;
+  emoji?: string;
+  /**
+   * The id of a task that exists on the service to take over instead of creating one — after a
+   * create whose answer was lost, say. The API cannot read tasks, so it is recorded as the program
+   * declares it, on trust, with no request.
+   */
+  adoptId?: string;
+}
+
+export interface TaskOutputs extends TaskInputs, Named {
+  /** When the service will run the task next, as it reported at create. */
+  nextRunAt: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
+  [UNCONFIRMED]?: unknown;
+}
+
+/** The task's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const TASK_FIELDS: ResourceFields<TaskInputs> = {
+  resource: "Task",
+  description: "A scheduled prompt. The API can only create tasks: every change replaces the task, and deleting the resource " +
+    "only forgets it — the old task keeps running on the service (the CLI output says so, with its id).",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the task belongs to (a UUID)." },
+    title: { schema: CreateTaskBody.shape.title, required: true, replaces: true, shownToPeople: true, description: "The title; not empty." },
+    prompt: { schema: CreateTaskBody.shape.prompt, required: true, replaces: true, description: "The prompt; not empty." },
+    scheduledAt: { schema: CreateTaskBody.shape.scheduledAt, required: true, replaces: true,
+      description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused." },
+    rrule: { schema: CreateTaskBody.shape.rrule, replaces: true,
+      description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused." },
+    emoji: { schema: CreateTaskBody.shape.emoji, replaces: true, description: "An emoji for the task." },
+    adoptId: { schema: uuid, hint: " (the id of an existing task to take over)",
+      description: "The id of a task that exists on the service to take over instead of creating one (after a create whose answer was lost). " +
+        "The API cannot read tasks, so it is recorded as declared, on trust, with no request. Removing it, or setting the task's own id, changes nothing; another id replaces the resource." },
+  },
+  outputs: {
+    nextRunAt: { type: "string", nullable: true, description: "When the service will run the task next, as it reported at create." },
+    createdAt: { type: "string", nullable: true, description: "When the service created the task." },
+    updatedAt: { type: "string", nullable: true, description: "When the service last changed the task." },
+  },
+};
+
+const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
+/** Inputs sent to the service: every change to one of them makes a new task. */
+const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
+/** Every property of the resource, for the resource class. */
+export const TASK_OUTPUTS = propertyNames(TASK_FIELDS);
+
+async function check(ctx: ProviderContext, olds: Values, news: Values) {
+  ctx.settings();
+  ctx.noteChecked("Task", (news as Named)[NAME_KEY]);
+  const failures = new Failures();
+  checkInputs(failures, TASK_FIELDS, news);
+  // An adopted task is not created, so its schedule is not judged again.
+  if (failures.list.length === 0 && news.adoptId === undefined && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
+  return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
+}
+
+/**
+ * Every change replaces a task, so a task is created when there is no old one or any input
+ * differs. Only then do the time-dependent checks apply: a series that has ended since the task
+ * was created must not fail every later preview of a stack that does not touch it.
+ */
+function willCreate(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  return TASK_BODY_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
+}
+
+/** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
+function checkSchedule(failures: Failures, scheduledAt: unknown, rrule: unknown): void {
+  if (typeof scheduledAt !== "string" || scheduledAt === UNKNOWN || rrule === UNKNOWN) return;
+  if (typeof rrule === "string" && validateRecurrence(rrule) !== undefined) return;
+  const now = new Date();
+  const next = nextRun(scheduledAt, rrule as string | undefined, now);
+  if (!next.ok) {
+    failures.add(next.field, next.problem);
+    return;
+  }
+  if (rrule === undefined && new Date(next.nextRunAt) < now) {
+    failures.add("scheduledAt", "is in the past, so a one-off task would never run; choose a future time, or add an rrule");
+  }
+}
+
+/**
+ * Any change replaces the task; the old one cannot be removed from the service, so say which.
+ * `adoptId` replaces only when it names another task (removing it, or the task's own id, is nothing).
+ */
+async function diff(ctx: ProviderContext, id: string, olds: TaskOutputs, news: Values) {
+  const desired = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS);
+  if (isUnconfirmed(olds)) {
+    // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
+    if (!ctx.wasChecked("Task", desired[NAME_KEY])) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
+    if (desired.adoptId === undefined) throw refusal(ctx, "Task", olds[NAME_KEY] ?? id, olds);
+    return { changes: true, replaces: ["adoptId"], changed: ["adoptId"], deleteBeforeReplace: false };
+  }
+  const replaces: string[] = TASK_BODY_KEYS.filter((k) => desired[k] !== olds[k]);
+  if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
+  if (replaces.length > 0) {
+    ctx.warn(`${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
+      `or deleted through the API: task ${id} keeps running on the service beside the new task.`);
+  }
+  const adoptIdChanged = !replaces.includes("adoptId") && (desired.adoptId ?? null) !== (olds.adoptId ?? null);
+  const changed = [...replaces, ...(adoptIdChanged ? ["adoptId"] : [])];
+  return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
+}
+
+async function create(ctx: ProviderContext, inputs: Values) {
+  const desired = cleanInputs<TaskInputs>(inputs, TASK_INPUT_KEYS);
+  const { [NAME_KEY]: _name, adoptId, ...body } = desired;
+  if (adoptId !== undefined) {
+    ctx.info(`adopted ${label("Task", adoptId, desired)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
+    return { id: adoptId, outs: { ...desired, nextRunAt: null, createdAt: null, updatedAt: null } };
+  }
+  let task: Task;
+  const sent = new Date();
+  try {
+    task = await ctx.client().createTask(body);
+  } catch (error) {
+    if (!mayHaveSucceeded(error)) throw error;
+    // Recorded with a placeholder id, so a re-run refuses instead of creating a second task.
+    throw new PartialFailure(placeholderId(), { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
+      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", desired[NAME_KEY] ?? "(unnamed)")}`);
+  }
+  const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
+    "but it was created: check the service before running `pulumi up` again, which would create another one.");
+  logCreated(ctx, "Task", id, desired);
+  return { id, outs: outputs(task, desired) };
+}
+
+/**
+ * Reached only when `adoptId` is removed or set to the task's own id (every other change replaces):
+ * the new inputs are recorded, nothing is sent.
+ */
+async function update(ctx: ProviderContext, id: string, olds: TaskOutputs, news: Values) {
+  if (isUnconfirmed(olds)) throw refusal(ctx, "Task", olds[NAME_KEY] ?? id, olds);
+  const { adoptId: _adoptId, ...kept } = olds;
+  const adoptId = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS).adoptId;
+  return { outs: { ...kept, ...(adoptId !== undefined && { adoptId }) } };
+}
+
+async function remove(ctx: ProviderContext, id: string, props: TaskOutputs): Promise<void> {
+  if (isUnconfirmed(props)) {
+    ctx.info(`${label("Task", id, props)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
+      "If that create did reach the service and the task was not adopted, it runs there.");
+    return;
+  }
+  ctx.warn(`${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
+    "it keeps running on the service; remove it there if it should stop.");
+}
+
+function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
+  // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
+  return {
+    ...desired,
+    nextRunAt: task.nextRunAt ?? null,
+    createdAt: task.createdAt ?? null,
+    updatedAt: task.updatedAt ?? null,
+  };
+}
+
+/** The API cannot read a task, so there is nothing to import from. */
+async function importRecord(ctx: ProviderContext, id: string): Promise<never> {
+  throw new Error(`Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
+    "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).");
+}
+
+/**
+ * No `read`: the API cannot read a task, so refresh keeps the stored state (each face's default).
+ */
+export const task: Lifecycle<TaskOutputs> = { check, diff, create, update, remove, importRecord };

@@ -1,0 +1,67 @@
+/**
+ * A create whose answer never came back (a reset or timeout after the request was sent, or a 5xx
+ * that may have been processed). The record may exist on the service, and the API cannot list
+ * products or tasks to find out. The create is not retried, and the resource is recorded anyway —
+ * as a Pulumi partial failure with a placeholder id and this marker in its outputs — so the stack
+ * remembers it: the next preview or up of the resource refuses to create it again (a pipeline's
+ * "re-run failed job" would otherwise make a second one) until the user chooses one of two ways out:
+ *
+ * - `adoptId: "<id>"` of the record that exists: a replacement that takes it over, then forgets the
+ *   placeholder (nothing is sent for it);
+ * - `pulumi up --replace <urn>`: creates it anew (the engine does not ask the provider's diff then).
+ *
+ * docs/recovery.md has the whole story.
+ */
+import { randomUUID } from "node:crypto";
+import { ServiceApiError } from "../client";
+import type { ProviderContext } from "./context";
+import { docsLink } from "./docs-link";
+import { replaceCommand } from "./messages";
+
+/** The hidden output (the CLI hides `__` keys) that marks the placeholder. */
+export const UNCONFIRMED = "__unconfirmedCreate";
+
+export interface UnconfirmedCreate {
+  /** `products.create`, `tasks.create`. */
+  operation: string;
+  /** When the create was sent, ISO 8601. */
+  at: string;
+}
+
+/** A create that may have reached the service: its outcome is unknown. */
+export function mayHaveSucceeded(error: unknown): boolean {
+  return error instanceof ServiceApiError && error.mayHaveSucceeded;
+}
+
+/** The placeholder id: not a UUID, so nothing ever sends it to the service, and it says what it is. */
+export function placeholderId(): string {
+  return `unconfirmed-create-${randomUUID().slice(0, 8)}`;
+}
+
+export function unconfirmed(operation: string, at: Date): { [UNCONFIRMED]: UnconfirmedCreate } {
+  return { [UNCONFIRMED]: { operation, at: at.toISOString() } };
+}
+
+export function isUnconfirmed(props: object | undefined): boolean {
+  return typeof props === "object" && props !== null && UNCONFIRMED in props && (props as Record<string, unknown>)[UNCONFIRMED] !== undefined;
+}
+
+/** What the first `up` says after recording the placeholder. */
+export function recordedAsUnconfirmed(ctx: ProviderContext, type: "Product" | "Task", name: string): string {
+  return `The stack records ${type} ${JSON.stringify(name)} as an unconfirmed create, so no later \`pulumi preview\` or \`pulumi up\` creates it again ` +
+    `by itself: if the ${type.toLowerCase()} exists on the service, set \`adoptId: "<its id>"\` on it; if it does not, run ` +
+    `${replaceCommand(ctx)}. See ${docsLink("recovery.md")}.`;
+}
+
+/** The refusal every later diff of the placeholder gives, naming the resource and both ways out. */
+export function refusal(ctx: ProviderContext, type: "Product" | "Task", name: string, props: object): Error {
+  const { operation, at } = (props as Record<string, UnconfirmedCreate>)[UNCONFIRMED]!;
+  const find = type === "Product"
+    ? "find it in the service's UI (the API cannot list products; its title is the one declared, and an earlier run's output may have a line " +
+      "`serviceapi: created Product …` with its id)"
+    : "find it in the service's UI (the API cannot list tasks)";
+  return new Error(`${type} ${JSON.stringify(name)}: an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer, so it may exist ` +
+    `on the service; it is not created again by itself. If it exists, ${find} and set \`adoptId: "<its id>"\` on this ${type}, then run ` +
+    `\`pulumi up\`: it is taken over, nothing is created. If it does not exist, create it anew: ${replaceCommand(ctx)}. ` +
+    `See ${docsLink("recovery.md")}.`);
+}

@@ -1,0 +1,120 @@
+/**
+ * 429s are bounded (a number of retries and a floor between attempts, not only a time budget) and,
+ * under a steady limit, the calls of one client are paced after the first 429 instead of all
+ * restarting when the pause ends. Over loopback to the simulator.
+ */
+import { describe, expect, it } from "vitest";
+import { NUMERIC_OPTIONS, RateLimitError } from "../../src";
+import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../src/client/internal/rate-limit-pacer";
+import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "../../simulator";
+import { clientFor, simulator } from "../helpers";
+
+const at = (r: LoggedRequest) => Date.parse(r.time);
+const FLOOR = NUMERIC_OPTIONS.minRateLimitDelayMs.default;
+const RETRIES = NUMERIC_OPTIONS.maxRateLimitRetries.default;
+
+/** The message of a 429 that ends the call, as the client builds it from the simulator's envelope. */
+function gaveUpText(sim: Simulator, requestId: string | undefined): string {
+  return `projects.list failed: 429 rate_limited: simulated 429 (fault 1) (docs: ${sim.url}/_simulator/errors/rate_limited) ` +
+    `[request id ${requestId}] Answered 429 on ${RETRIES + 1} attempts; maxRateLimitRetries (${RETRIES}) allows no further retry.`;
+}
+
+function gaps(requests: LoggedRequest[]): number[] {
+  return requests.slice(1).map((r, i) => at(r) - at(requests[i]!));
+}
+
+describe("a server that always answers 429 gets a RateLimitError after a bounded number of requests", () => {
+  it("Retry-After: 0 forever: 1 + maxRateLimitRetries requests, at least minRateLimitDelayMs apart", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 1000 });
+    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
+    expect(sim.requests()).toHaveLength(RETRIES + 1);
+    expect(RETRIES + 1).toBe(21);
+    // Timer rounding between two millisecond clocks: a few ms of slack.
+    for (const gap of gaps(sim.requests())) expect(gap).toBeGreaterThanOrEqual(FLOOR - 5);
+  });
+
+  it("no Retry-After and a zero backoff: the same bound and the same floor", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { initialRetryDelayMs: 0, maxRetryDelayMs: 0 });
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: null, times: 1000 });
+    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
+    expect(sim.requests()).toHaveLength(RETRIES + 1);
+    expect(sim.requests().every((r) => r.status === 429)).toBe(true);
+    for (const gap of gaps(sim.requests())) expect(gap).toBeGreaterThanOrEqual(FLOOR - 5);
+  });
+
+  it("maxRateLimitRetries 0 fails at the first 429; the count is per call, not per client", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { maxRateLimitRetries: 2, minRateLimitDelayMs: 10 });
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 2 });
+    // Two 429s, then the third attempt passes: within the bound of 2 retries.
+    expect(await client.listProjects().toArray()).toHaveLength(4);
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 3 });
+    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/Answered 429 on 3 attempts; maxRateLimitRetries \(2\) allows no further retry\.$/);
+    const { client: strict } = clientFor(sim, { maxRateLimitRetries: 0 });
+    sim.clearRequests();
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0" });
+    const first = await strict.listProjects().toArray().catch((e: unknown) => e);
+    expect((first as Error).message).toMatch(/Answered 429 on 1 attempt; maxRateLimitRetries \(0\) allows no further retry\.$/);
+    expect(sim.requests()).toHaveLength(1);
+  });
+});
+
+describe("pacing under a steady limit", () => {
+  it("after the first 429 the waiting calls are spread over the windows the server allows, not released at once", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.setRateLimit({ limit: 3, windowMs: 2000 });
+    const sites = await Promise.all(Array.from({ length: 9 }, () => client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray()));
+    expect(sites.map((s) => s.length)).toEqual(Array(9).fill(3));
+    const log = sim.requests();
+    const refused = log.filter((r) => r.status === 429);
+    const firstRetry = log.findIndex((r, i) => i > 0 && at(r) >= at(refused[0]!) + 1000);
+    // Only requests sent before the first 429 came back are refused; every paced one gets through.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.length).toBeLessThanOrEqual(6);
+    expect(log.slice(firstRetry).map((r) => r.status)).toEqual(Array(log.length - firstRetry).fill(200));
+    expect(log.filter((r) => r.status === 200)).toHaveLength(9);
+    // The paced requests are spaced by the learned interval: 3 per 2 s window (less a margin).
+    for (const gap of gaps(log.slice(firstRetry))) expect(gap).toBeGreaterThanOrEqual(600);
+  });
+});
+
+describe("the pace arithmetic (rate-limit-pacer.ts)", () => {
+  // Each list: how long before the 429 each request that got through was sent, oldest first.
+  const burst = (n: number, everyMs: number, endedMsAgo = 0) => Array.from({ length: n }, (_, i) => endedMsAgo + (n - 1 - i) * everyMs);
+
+  it("Retry-After in whole seconds: the window is whole seconds, however long the burst before the 429 took", () => {
+    // 20 through in 230 ms, then "Retry-After: 1": 20 per second, less the margin.
+    expect(nextInterval(0, burst(20, 12), 1000)).toBeCloseTo(50 * PACE_MARGIN);
+    // One a second for 20 s, the 21st refused with "Retry-After: 40": 20 per minute.
+    expect(nextInterval(0, burst(20, 1000, 1000), 40_000)).toBeCloseTo(3000 * PACE_MARGIN);
+  });
+
+  it("quiet time before a burst does not slow the pace: the densest run of passed requests counts", () => {
+    expect(nextInterval(0, [3_600_000, ...burst(20, 2)], 1000)).toBeCloseTo(50 * PACE_MARGIN);
+    // The densest run has at least two requests: the last one alone does not make a rate.
+    expect(nextInterval(0, [5000, 4000, 10], 1000)).toBeCloseTo((6000 / 3) * PACE_MARGIN);
+  });
+
+  it("nothing to learn without a Retry-After of a second or more, or with fewer than two through: the pace stays", () => {
+    expect(nextInterval(0, burst(10, 20), 0)).toBe(0);
+    expect(nextInterval(0, burst(10, 20), undefined)).toBe(0);
+    expect(nextInterval(0, [], 1000)).toBe(0);
+    expect(nextInterval(120, [], 1000)).toBe(120);
+    // One request through, 2 s before a 429: a sparse caller, not a rate.
+    expect(nextInterval(0, [2000], 1000)).toBe(0);
+  });
+
+  it("a 429 while paced slows the pace by at least PACED_SLOWDOWN, more if fewer got through", () => {
+    expect(nextInterval(100, burst(30, 100), 1000)).toBeCloseTo(100 * PACED_SLOWDOWN);
+    expect(nextInterval(100, burst(4, 100), 1000)).toBeCloseTo((1000 / 4) * PACE_MARGIN);
+  });
+});

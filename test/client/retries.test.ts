@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { ConnectionError, InternalServerError, RateLimitError, ServiceApiClient, TimeoutError } from "../../src";
+import { DEFAULT_IDS, type LoggedRequest } from "../../simulator";
+import { clientFor, simulator } from "../helpers";
+
+const P = DEFAULT_IDS.acmeWeb;
+const at = (r: LoggedRequest | undefined) => Date.parse(r!.time);
+const MAY_HAVE_CREATED = "The request was not retried because the record may have been created: check for it before creating it again.";
+
+describe("429: wait exactly Retry-After, for every operation", () => {
+  it("retries a create after Retry-After seconds, creating one record", async () => {
+    const sim = await simulator();
+    const { client, events } = clientFor(sim);
+    sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "1" });
+    const product = await client.createProduct({ title: "Pro", projectId: P });
+    const reqs = sim.requests("products.create");
+    expect(reqs.map((r) => r.status)).toEqual([429, 201]);
+    expect(at(reqs[1]) - at(reqs[0])).toBeGreaterThanOrEqual(1000);
+    expect(events.filter((e) => e.type === "retry")).toEqual([
+      { type: "retry", operation: "products.create", attempt: 1, delayMs: 1000, reason: "429 rate limited" },
+    ]);
+    expect(sim.counts().products).toBe(1);
+    expect(product.title).toBe("Pro");
+  });
+
+  it("reads Retry-After as an HTTP date and does not retry before it", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    const retryAt = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: retryAt.toUTCString() });
+    await client.listProjects().toArray();
+    const reqs = sim.requests("projects.list");
+    expect(reqs.map((r) => r.status)).toEqual([429, 200]);
+    expect(at(reqs[1])).toBeGreaterThanOrEqual(retryAt.getTime());
+  });
+
+  it("fails at once when Retry-After is longer than maxRetryAfterMs", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { maxRetryAfterMs: 5000 });
+    sim.addFault({ operation: "sites.update", kind: "error", status: 429, retryAfter: "120" });
+    const started = Date.now();
+    const err = await client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x" }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as Error).message).toContain("The server asked to wait 120000 ms, more than maxRetryAfterMs (5000 ms); not retried.");
+    expect(sim.requests()).toHaveLength(1);
+  });
+
+  it("without Retry-After, backs off and retries", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.addFault({ operation: "tasks.create", kind: "error", status: 429, times: 2 });
+    await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P });
+    expect(sim.requests().map((r) => r.status)).toEqual([429, 429, 201]);
+    expect(sim.counts().tasks).toBe(1);
+  });
+
+  it("shares one back-off per client: a call started during the pause waits instead of hitting the limit", async () => {
+    const sim = await simulator();
+    let resolveRetry!: () => void;
+    const retrying = new Promise<void>((r) => (resolveRetry = r));
+    const { client } = clientFor(sim, { logger: (e) => e.type === "retry" && resolveRetry() });
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "1" });
+    const first = client.listProjects().toArray();
+    await retrying;
+    const [, sites, product] = await Promise.all([
+      first,
+      client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray(),
+      client.createProduct({ title: "t", projectId: P }),
+    ]);
+    expect(sites).toHaveLength(3);
+    expect(product.status).toBe("draft");
+    const limited = at(sim.requests("projects.list")[0]);
+    for (const r of sim.requests().slice(1)) {
+      expect(r.status).not.toBe(429);
+      expect(at(r) - limited).toBeGreaterThanOrEqual(1000);
+    }
+    expect(sim.requests()).toHaveLength(4);
+  });
+
+  it("a real rate limit: 5 sequential calls under limit 2 per second all succeed", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.setRateLimit({ limit: 2, windowMs: 1000 });
+    for (let i = 0; i < 5; i++) await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
+    const statuses = sim.requests().map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("503: jittered backoff, for every operation", () => {
+  it("retries a create on 503 (the request was not processed)", async () => {
+    const sim = await simulator();
+    const { client, events } = clientFor(sim);
+    sim.addFault({ operation: "products.create", kind: "error", status: 503, times: 2 });
+    await client.createProduct({ title: "t", projectId: P });
+    expect(sim.requests().map((r) => r.status)).toEqual([503, 503, 201]);
+    const delays = events.filter((e) => e.type === "retry").map((e) => (e as { delayMs: number }).delayMs);
+    // initialRetryDelayMs 10: first backoff in [5, 10], second in [10, 20].
+    expect(delays[0]).toBeGreaterThanOrEqual(5);
+    expect(delays[0]).toBeLessThanOrEqual(10);
+    expect(delays[1]).toBeGreaterThanOrEqual(10);
+    expect(delays[1]).toBeLessThanOrEqual(20);
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("uses Retry-After on a 503 when present", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.addFault({ operation: "sites.list", kind: "error", status: 503, retryAfter: "1" });
+    await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
+    const reqs = sim.requests();
+    expect(at(reqs[1]) - at(reqs[0])).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe("ambiguous failures: retried only when repeating is safe", () => {
+  it("POST is not retried on 500: one request, and the error says the record may exist", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.addFault({ operation: "products.create", kind: "error", status: 500, when: "after" });
+    const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect(err).toMatchObject({ status: 500, mayHaveSucceeded: true });
+    expect((err as Error).message).toContain(MAY_HAVE_CREATED);
+    expect(sim.requests()).toHaveLength(1);
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("POST is not retried after a connection reset", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    sim.addFault({ operation: "tasks.create", kind: "reset", when: "after" });
+    const err = await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, unreachable: false, operation: "tasks.create" });
+    expect((err as Error).message).toMatch(/^tasks\.create failed: connection error: .+\. The request was not retried because the record may have been created/);
+    expect(sim.requests().map((r) => r.status)).toEqual(["reset"]);
+    expect(sim.counts().tasks).toBe(1);
+  });
+
+  it("POST is not retried after a timeout", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { timeoutMs: 200 });
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 600 });
+    const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect((err as Error).message).toBe(`products.create failed: no response within 200 ms. ${MAY_HAVE_CREATED}`);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(sim.requests()).toHaveLength(1);
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("POST is retried when the connection was refused (nothing was sent)", async () => {
+    const sim = await simulator();
+    const url = sim.url;
+    await sim.close();
+    const events: string[] = [];
+    const client = new ServiceApiClient({
+      baseUrl: url, token: "tok_refused", maxRetries: 2, initialRetryDelayMs: 5, logger: (e) => events.push(e.type),
+    });
+    const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
+    await client.close();
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toMatchObject({ mayHaveSucceeded: false, unreachable: true });
+    expect((err as Error).message).toContain("ECONNREFUSED");
+    expect(events.filter((e) => e === "request")).toHaveLength(3);
+  });
+
+  it("PATCH is retried on 500, 502, 504 and a reset, sending the same body each time", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { maxRetries: 4 });
+    const { id } = await client.createProduct({ title: "t", projectId: P });
+    sim.clearRequests();
+    for (const status of [500, 502, 504] as const) sim.addFault({ operation: "products.update", kind: "error", status });
+    sim.addFault({ operation: "products.update", kind: "reset" });
+    const updated = await client.updateProduct(id, { title: "renamed", status: "active" });
+    expect(updated).toMatchObject({ title: "renamed", status: "active" });
+    const reqs = sim.requests();
+    expect(reqs.map((r) => r.status)).toEqual([500, 502, 504, "reset", 200]);
+    expect(new Set(reqs.map((r) => JSON.stringify(r.body)))).toEqual(new Set([JSON.stringify({ title: "renamed", status: "active" })]));
+  });
+
+  it("GET is retried after a timeout", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { timeoutMs: 200 });
+    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 500 });
+    const projects = await client.listProjects().toArray();
+    expect(projects).toHaveLength(4);
+    expect(sim.requests()).toHaveLength(2);
+  });
+
+  it("attempts are bounded by maxRetries", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { maxRetries: 2 });
+    sim.addFault({ operation: "projects.list", kind: "error", status: 502, times: 10 });
+    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    expect((err as Error).message).toContain("Gave up after 3 attempts.");
+    expect(sim.requests()).toHaveLength(3);
+  });
+});

@@ -1,0 +1,117 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import pkg from "../../package.json";
+import { clientFor, simulator } from "../helpers";
+import { npmAsUser, pack, userProject } from "./user-project";
+
+const root = join(__dirname, "..", "..");
+// Inside the repo so the consumer resolves zod, undici and @pulumi/pulumi from the repo's node_modules.
+const work = mkdtempSync(join(root, ".pack-test-"));
+// Outside the repo, so nothing resolves from the repo's node_modules or package.json.
+const scratch = mkdtempSync(join(tmpdir(), "serviceapi-install-"));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The scripts npm may run when a package is installed (prepare: for a tarball, folder or git source). */
+const LIFECYCLE_SCRIPTS = ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare"];
+
+describe("the published package", () => {
+  const { tarball, files } = pack(work);
+
+  it("holds the provider, the plugin's launcher, the docs and the license only: no simulator, bench, examples, tests or source maps", () => {
+    expect(files).toContain("dist/src/index.js");
+    expect(files).toContain("dist/src/dynamic/product.js");
+    expect(files).toContain("dist/src/plugin/main.js");
+    expect(files).toContain("plugin/pulumi-resource-serviceapi");
+    for (const page of ["LICENSE", "docs/recovery.md", "docs/resources.md", "docs/service-api.md", "docs/api-assumptions.md"]) expect(files).toContain(page);
+    expect(readFileSync(join(root, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0, January 2004");
+    expect(pkg.license).toBe("Apache-2.0");
+    expect(pkg).toMatchObject({
+      repository: { type: "git", url: "git+https://github.com/pulumi-serviceapi/pulumi-serviceapi.git" },
+      homepage: "https://github.com/pulumi-serviceapi/pulumi-serviceapi#readme",
+      bugs: { url: "https://github.com/pulumi-serviceapi/pulumi-serviceapi/issues" },
+    });
+    expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
+    // What the provider runs with, and nothing the simulator needs.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([
+      "@grpc/grpc-js", "@pulumi/pulumi", "ajv-formats", "fastest-levenshtein", "google-protobuf", "rrule", "undici", "zod",
+    ]);
+  });
+
+  it("the simulator is a package of its own, with its bin and nothing of the client", () => {
+    const simulator = pack(work, "simulator");
+    expect(simulator.files).toContain("dist/simulator/cli.js");
+    expect(simulator.files).toContain("dist/simulator/index.d.ts");
+    expect(simulator.files.filter((f) => f.startsWith("dist/src/")).every((f) => f.startsWith("dist/src/contract/"))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(root, "simulator", "package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "pulumi-serviceapi-simulator", bin: { "serviceapi-simulator": "dist/simulator/cli.js" } });
+  });
+
+  for (const [resolution, module] of [["node10", "commonjs"], ["node16", "node16"]] as const) {
+    it(`the package, its dynamic-provider subpaths (new and kept) and the simulator package resolve under moduleResolution ${resolution}`, () => {
+      const consumer = join(work, `consumer-${resolution}`);
+      const simulatorTarball = pack(work, "simulator").tarball;
+      for (const [name, file] of [["pulumi-serviceapi", tarball], ["pulumi-serviceapi-simulator", simulatorTarball]] as const) {
+        mkdirSync(join(consumer, "node_modules", name), { recursive: true });
+        execFileSync("tar", ["-xzf", file, "-C", join(consumer, "node_modules", name), "--strip-components=1"]);
+      }
+      writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+      writeFileSync(join(consumer, "index.ts"), [
+        'import { ServiceApiClient, Product, getProjectOutput, type ProductRecord } from "pulumi-serviceapi";',
+        'import * as dynamicProduct from "pulumi-serviceapi/dynamic/product";',
+        'import * as keptForOldStacks from "pulumi-serviceapi/lifecycle/product";',
+        'import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";',
+        "export const made: Promise<Simulator> = startSimulator({ port: 0 });",
+        "export const status = (p: ProductRecord): string => p.status;",
+        "export const title = (p: Product) => p.title;",
+        "export const lookup = getProjectOutput;",
+        "export const Client = ServiceApiClient;",
+        "export const same: boolean = dynamicProduct.create === keptForOldStacks.create;",
+      ].join("\n"));
+      writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module, moduleResolution: resolution, target: "ES2022", types: ["node"], skipLibCheck: true },
+        files: ["index.ts"],
+      }));
+      const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+      const result = (() => {
+        try {
+          return execFileSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
+        } catch (err) {
+          return String((err as { stdout?: string }).stdout);
+        }
+      })();
+      expect(result).toBe("");
+    }, 60_000);
+  }
+
+  it("installs into an empty project with no npm warning and runs no lifecycle script", () => {
+    const project = userProject(join(scratch, "project"));
+    // Every lifecycle script npm starts goes through this shell, which notes it before running it.
+    const scriptLog = join(scratch, "scripts.log");
+    const recordingShell = join(scratch, "record-script.sh");
+    writeFileSync(recordingShell, `#!/bin/sh\necho "$npm_package_name $npm_lifecycle_event" >> ${JSON.stringify(scriptLog)}\nexec /bin/sh "$@"\n`);
+    chmodSync(recordingShell, 0o755);
+
+    const { status, output } = npmAsUser(project, ["install", tarball, "--script-shell", recordingShell, "--foreground-scripts"]);
+    expect(status, output).toBe(0);
+
+    expect(output.split("\n").filter((line) => /^npm warn/i.test(line))).toEqual([]);
+    expect(existsSync(scriptLog) ? readFileSync(scriptLog, "utf8") : "").toBe("");
+    const installed = JSON.parse(readFileSync(join(project, "node_modules", "pulumi-serviceapi", "package.json"), "utf8"));
+    expect(installed.version).toBe(pkg.version);
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => LIFECYCLE_SCRIPTS.includes(name))).toEqual([]);
+  }, 300_000);
+
+  it("sends the version from package.json in User-Agent", async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim, { userAgent: undefined });
+    await client.listProjects().firstPage();
+    expect(sim.requests()[0]!.headers["user-agent"]).toBe(`pulumi-serviceapi/${pkg.version}`);
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).dependencies["@pulumi/pulumi"]).toMatch(/^\^3\./);
+  });
+});

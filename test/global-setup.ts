@@ -1,5 +1,60 @@
-export default function setup(): void {
+/**
+ * Runs once around the whole suite. Before: the toolchain check, and a marker in the environment
+ * that every process the suite starts inherits (vitest's workers, the simulators' CLIs, `pulumi`,
+ * its language hosts and plugins, the dynamic providers). After: the run fails if any process
+ * carrying the marker is still alive — a plugin or CLI a test left behind — after killing it, so
+ * nothing outlives `npm test`.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+
+const MARKER = "SERVICEAPI_TEST_RUN";
+
+export default function setup(): () => Promise<void> {
   console.log(`pulumi-serviceapi tests on Node ${process.version} (${process.execPath})`);
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 22) throw new Error(`tests need Node >= 22 (the pinned toolchain is Node 24); got ${process.version}`);
+  const run = randomUUID();
+  process.env[MARKER] = run;
+  return async () => {
+    // Processes shut down on their own for a moment after their test (a plugin after its CLI exits).
+    let left = survivors(run);
+    for (let waited = 0; left.length > 0 && waited < 15_000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      left = survivors(run);
+    }
+    if (left.length === 0) return;
+    for (const { pid } of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+    throw new Error(`the suite left ${left.length} process(es) running (now killed):\n${left.map((p) => `  ${p.pid} ${p.command}`).join("\n")}`);
+  };
+}
+
+/** Processes (Linux /proc) whose environment holds this run's marker, other than this process and vitest's own. */
+function survivors(run: string): { pid: number; command: string }[] {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return []; // no /proc: nothing to check here
+  }
+  const found: { pid: number; command: string }[] = [];
+  for (const name of pids) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${MARKER}=${run}`)) continue;
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+      if (command === "" || /vitest/.test(command)) continue; // a zombie, or one of vitest's workers
+      found.push({ pid, command });
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
 }

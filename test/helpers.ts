@@ -1,6 +1,7 @@
+import { setTimeout as realSleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterEach } from "vitest";
-import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../src";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../src";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
 const running: Simulator[] = [];
@@ -87,12 +88,50 @@ export function configureRequest(values: Record<string, string>): { config: { ge
   };
 }
 
-/** What a promise rejected with; fails the test if it fulfilled instead. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+/**
+ * What a promise rejected with — an instance of `type`, if given; fails the test if it fulfilled
+ * (or rejected with something else). The one rejection helper of the suite.
+ */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>>;
+export async function rejectionOf<E extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E>;
+export async function rejectionOf(promise: Promise<unknown>, type?: abstract new (...args: never[]) => Error): Promise<unknown> {
   try {
     await promise;
   } catch (error) {
+    if (type !== undefined && !(error instanceof type)) throw new Error(`expected a ${type.name}, got ${String(error)}`);
     return error;
   }
   throw new Error("expected the promise to reject, but it fulfilled");
+}
+
+/**
+ * The client's time, scaled down (octokit's approach to testing retries): its waits take 1/`factor`
+ * of real time and its clocks run `factor` times fast, so a `Retry-After: 1` costs a millisecond.
+ * Every wait the client asks for is recorded, so a test asserts the waits, not elapsed time.
+ */
+export class ScaledClock implements Clock {
+  /** Every wait requested, in ms of the client's time, in order. */
+  readonly sleeps: number[] = [];
+  readonly #start = performance.now();
+  readonly #epoch = Date.now();
+
+  constructor(readonly factor = 1000) {}
+
+  now(): number {
+    return this.#start + (performance.now() - this.#start) * this.factor;
+  }
+
+  date(): number {
+    return this.#epoch + (this.now() - this.#start);
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    this.sleeps.push(ms);
+    await realSleep(ms / this.factor, undefined, signal === undefined ? undefined : { signal });
+  }
+}
+
+/** Resolves once `condition` holds, checking at every turn of the event loop (no fixed wait). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -236,9 +236,15 @@ export class EngineStack {
     return readFileSync(this.#stateFile(), "utf8");
   }
 
-  /** Overwrites the state file, as a backend that lost its last writes leaves it. */
+  /**
+   * Overwrites the state file, as a backend that lost its last writes leaves it. The file backend's
+   * blob store keeps a `.attrs` beside it (content type and MD5) that a SIGKILL mid-write can leave
+   * empty (`failed to load checkpoint: EOF`, docs/recovery.md); written from outside the store, the
+   * state gets none, as the store reads a blob without one.
+   */
   writeStateFile(text: string): void {
     writeFileSync(this.#stateFile(), text);
+    rmSync(`${this.#stateFile()}.attrs`, { force: true });
   }
 
   #stateFile(): string {

@@ -37,9 +37,10 @@ function jsonType(schema: z.ZodType): string {
 }
 
 function inputProperty(resource: string, field: InputField): PropertySpec {
+  const shown = field.shownToPeople ? " Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused." : "";
   return {
     type: jsonType(field.schema),
-    description: field.replaces ? `${field.description} Changing it replaces the ${resource}.` : field.description,
+    description: `${field.description}${shown}${field.replaces ? ` Changing it replaces the ${resource}.` : ""}`,
     ...(field.replaces && { willReplaceOnChanges: true }),
   };
 }

@@ -13,7 +13,7 @@ export type ProductArgs = ResourceArgs<ProductInputs>;
 
 // The outputs (projectId, title, status — as the service reports it, a newer status kept as it is —
 // type, …), typed from the lifecycle's `ProductOutputs`; the SDK sets each on the instance.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the SDK defines these properties at run time
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the SDK defines these properties at run time
 export interface Product extends ResourceOutputs<ProductOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above

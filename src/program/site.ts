@@ -13,7 +13,7 @@ export type SiteArgs = ResourceArgs<SiteInputs>;
 
 // The outputs (name, subdomain, originalName — the name before this stack took the site over — …),
 // typed from the lifecycle's `SiteOutputs`; the SDK sets each on the instance.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the SDK defines these properties at run time
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the SDK defines these properties at run time
 export interface Site extends ResourceOutputs<SiteOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above

@@ -15,7 +15,7 @@ export type TaskArgs = ResourceArgs<TaskInputs>;
 // the lifecycle's `TaskOutputs`; the SDK sets each on the instance. `nextRunAt` is derived from
 // `scheduledAt` and `rrule`, so it is stored as a secret whenever either is given as an Output
 // (which may be a secret: that cannot be known before the resource is registered).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the SDK defines these properties at run time
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the SDK defines these properties at run time
 export interface Task extends ResourceOutputs<TaskOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above

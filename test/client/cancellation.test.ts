@@ -1,65 +1,80 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../src";
 import { DEFAULT_IDS } from "../../simulator";
-import { clientFor, simulator } from "../helpers";
+import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
-const settle = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as Error & Record<string, unknown>);
 
 describe("per-request options and cancellation", () => {
-  it("an abort stops a request in flight at once", async () => {
+  it("an abort stops a request in flight: the call fails with AbortError long before the server would answer", async () => {
     const sim = await simulator();
+    const controller = new AbortController();
     const { client } = clientFor(sim);
-    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 3000 });
-    const started = Date.now();
-    const err = await settle(client.listProjects({}, { signal: AbortSignal.timeout(100) }).toArray());
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The server would hold it 60 s: had the abort not stopped it, the test would time out.
+    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 60_000 });
+    const pending = rejectionOf(client.listProjects({}, { signal: controller.signal }).toArray());
+    await until(() => sim.requests("projects.list").some((r) => r.status === null));
+    controller.abort();
+    const err = await pending;
     expect(err).toBeInstanceOf(AbortError);
     expect(err).toMatchObject({ code: "SERVICEAPI_ABORTED", mayHaveSucceeded: false, message: "projects.list was aborted by the caller" });
   });
 
   it("an aborted create in flight may have been made", async () => {
     const sim = await simulator();
+    const controller = new AbortController();
     const { client } = clientFor(sim);
-    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 500 });
-    const err = await settle(client.createProduct({ title: "x", projectId: P }, { signal: AbortSignal.timeout(100) }));
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 60_000 });
+    const pending = rejectionOf(client.createProduct({ title: "x", projectId: P }, { signal: controller.signal }));
+    await until(() => sim.requests("products.create").some((r) => r.status === null));
+    controller.abort();
+    const err = await pending;
     expect(err).toBeInstanceOf(AbortError);
     expect(err.mayHaveSucceeded).toBe(true);
     expect(err.message).toContain("may have been created");
   });
 
-  it("an abort stops a backoff sleep", async () => {
+  it("an abort stops a backoff sleep: nothing more is sent", async () => {
     const sim = await simulator();
-    const { client } = clientFor(sim);
+    const controller = new AbortController();
+    const clock = new ScaledClock();
+    // Abort as soon as the client starts its 30 s wait (30 ms scaled): the retry is never sent.
+    const { client } = clientFor(sim, { clock, logger: (e) => e.type === "retry" && controller.abort() });
     sim.addFault({ operation: "sites.update", kind: "error", status: 503, retryAfter: "30" });
-    const started = Date.now();
-    const err = await settle(client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x" }, { signal: AbortSignal.timeout(150) }));
-    expect(Date.now() - started).toBeLessThan(1000);
+    const err = await rejectionOf(client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x" }, { signal: controller.signal }));
     expect(err).toBeInstanceOf(AbortError);
+    expect(clock.sleeps).toEqual([30_000]);
     expect(sim.requests()).toHaveLength(1);
   });
 
   it("an abort stops the shared 429 wait before anything is sent", async () => {
     const sim = await simulator();
+    const clock = new ScaledClock();
     let limited!: () => void;
     const paused = new Promise<void>((r) => (limited = r));
-    const { client } = clientFor(sim, { logger: (e) => e.type === "retry" && limited() });
-    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "30" });
-    const first = settle(client.listProjects({}, { signal: AbortSignal.timeout(2000) }).toArray());
+    const { client } = clientFor(sim, {
+      clock, maxRetryAfterMs: 3_600_000, rateLimitBudgetMs: 3_600_000, logger: (e) => e.type === "retry" && limited(),
+    });
+    // A 3000 s pause (3 s scaled): had the abort not ended the waiting create, it would be sent after it.
+    sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "3000" });
+    const firstCall = new AbortController();
+    const first = rejectionOf(client.listProjects({}, { signal: firstCall.signal }).toArray());
     await paused;
-    const started = Date.now();
-    const err = await settle(client.createProduct({ title: "x", projectId: P }, { signal: AbortSignal.timeout(100) }));
-    expect(Date.now() - started).toBeLessThan(1000);
+    const second = new AbortController();
+    const creating = rejectionOf(client.createProduct({ title: "x", projectId: P }, { signal: second.signal }));
+    second.abort();
+    const err = await creating;
     expect(err).toBeInstanceOf(AbortError);
     expect(err.mayHaveSucceeded).toBe(false);
     expect(sim.requests("products.create")).toHaveLength(0);
+    firstCall.abort();
     expect(await first).toBeInstanceOf(AbortError);
   });
 
   it("an already aborted signal sends nothing", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
-    const err = await settle(client.updateProduct(P, {}, { signal: AbortSignal.abort() }));
+    const err = await rejectionOf(client.updateProduct(P, {}, { signal: AbortSignal.abort() }));
     expect(err).toBeInstanceOf(AbortError);
     expect(sim.requests()).toHaveLength(0);
   });
@@ -68,7 +83,7 @@ describe("per-request options and cancellation", () => {
     const sim = await simulator();
     const { client } = clientFor(sim, { timeoutMs: 10_000, maxRetries: 3 });
     sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 500, times: 5 });
-    const err = await settle(client.listProjects({}, { timeoutMs: 50, maxRetries: 1 }).toArray());
+    const err = await rejectionOf(client.listProjects({}, { timeoutMs: 50, maxRetries: 1 }).toArray());
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.message).toBe("projects.list failed: no response within 50 ms (2 attempts)");
     expect(sim.requests("projects.list")).toHaveLength(2);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite } from "./suite";
+import { simulatorForSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../../scripts/engine/driver";
 
 describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
@@ -19,27 +19,29 @@ describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, ()
 
   afterAll(() => engine?.dispose());
 
-  it("getProjectOutput, getProjectsOutput, getSitesOutput and getSiteOutput become stack outputs", async () => {
-    await engine.setSpec({
-      lookups: { projectName: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace, sitesOf: DEFAULT_IDS.acmeWeb, siteSubdomain: "acme-web-002" },
+  it("lookups as stack outputs, then a lookup with no match", async () => {
+    await step("getProjectOutput, getProjectsOutput, getSitesOutput and getSiteOutput become stack outputs", async () => {
+      await engine.setSpec({
+        lookups: { projectName: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace, sitesOf: DEFAULT_IDS.acmeWeb, siteSubdomain: "acme-web-002" },
+      });
+      const up = await engine.up();
+      const found = up.result.outputs.found!.value as Record<string, unknown>;
+      expect(found.project).toEqual({ id: DEFAULT_IDS.acmeDocs, name: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace });
+      expect(found.projectCount).toBe(2);
+      expect(found.siteCount).toBe(250);
+      expect(found.site).toMatchObject({ name: "Acme Web 002", subdomain: "acme-web-002", isDefault: false });
+      // The program runs once for up (preview is skipped by the Automation API): 2 project listings, 2 × 3 site pages.
+      const calls = wire(sim);
+      expect(calls.filter((c) => c.operation === "projects.list")).toHaveLength(2);
+      expect(calls.filter((c) => c.operation === "sites.list")).toHaveLength(6);
+      expect(calls).toHaveLength(8);
     });
-    const up = await engine.up();
-    const found = up.result.outputs.found!.value as Record<string, unknown>;
-    expect(found.project).toEqual({ id: DEFAULT_IDS.acmeDocs, name: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace });
-    expect(found.projectCount).toBe(2);
-    expect(found.siteCount).toBe(250);
-    expect(found.site).toMatchObject({ name: "Acme Web 002", subdomain: "acme-web-002", isDefault: false });
-    // The program runs once for up (preview is skipped by the Automation API): 2 project listings, 2 × 3 site pages.
-    const calls = wire(sim);
-    expect(calls.filter((c) => c.operation === "projects.list")).toHaveLength(2);
-    expect(calls.filter((c) => c.operation === "sites.list")).toHaveLength(6);
-    expect(calls).toHaveLength(8);
-  });
 
-  it("a lookup with no match fails the run naming what was looked for", async () => {
-    await engine.setSpec({ lookups: { projectName: "Acme Nope" } });
-    const failed = await expectFailure(engine.preview());
-    expect(failed.text).toContain('getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" (id ');
-    expect(failed.text).not.toContain(sim.token);
+    await step("a lookup with no match fails the run naming what was looked for", async () => {
+      await engine.setSpec({ lookups: { projectName: "Acme Nope" } });
+      const failed = await expectFailure(engine.preview());
+      expect(failed.text).toContain('getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" (id ');
+      expect(failed.text).not.toContain(sim.token);
+    });
   });
 });

@@ -51,3 +51,17 @@ export async function until(what: string, condition: () => boolean, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * One step of an ordered scenario inside a single test (terraform-provider-tfe's acceptance-test
+ * steps): each runs after the one before, against the same stack, and a failure names its step.
+ * A scenario is one test, so no test depends on another having run, or on the order they run in.
+ */
+export async function step<T>(name: string, run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error) error.message = `step "${name}": ${error.message}`;
+    throw error;
+  }
+}

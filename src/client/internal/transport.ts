@@ -167,7 +167,7 @@ export class Transport {
         return parseResponse(op, res.status, schema, json, { method, requestId: safeRequestId });
       }
 
-      const retryAfterMs = parseRetryAfter(header(res.headers, "retry-after"), clock.date);
+      const retryAfterMs = parseRetryAfter(header(res.headers, "retry-after"), () => clock.date());
       const init = this.#errorInit(op, method, res, safeRequestId, retryAfterMs);
       if (res.status === 429 || res.status === 503) {
         // Not processed: the request may be repeated, but never earlier than the server asked.

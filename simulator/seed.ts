@@ -14,7 +14,7 @@ const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
  * The simulator's own rule for tokens (the spec does not say how they look): a bearer token is an
  * HTTP header value, and one shorter than 8 characters is refused, as the client refuses one (it
  * could not redact it safely) — so a simulator never starts with a token every `pulumi up` would
- * then reject. Its own reading, not the client's constant: test/simulator.test.ts checks the two agree.
+ * then reject. Its own reading, not the client's constant: test/simulator/simulator.test.ts checks the two agree.
  */
 export const MIN_TOKEN_LENGTH = 8;
 export const TokenText = z.string().regex(new RegExp(`^[\\x21-\\x7e]{${MIN_TOKEN_LENGTH},}$`), {

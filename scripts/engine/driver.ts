@@ -9,7 +9,7 @@
  * install, which serializes the provider as a one-line `require` stub.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
@@ -213,7 +213,7 @@ export class EngineStack {
 
   /**
    * `pulumi <args> --stack test` in its own process group, as a CI runner starts a step, so a
-   * signal can reach the CLI alone (`process.kill(pid, …)`) or the whole group (`-pid`).
+   * signal can reach the CLI alone (`process.kill(pid, …)`); `killTree` is a lost runner.
    */
   spawnCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
     const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", "test"], {
@@ -370,3 +370,34 @@ function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
+/**
+ * SIGKILL to `pid` and every process below it, as a lost CI runner (or an OOM-killed container)
+ * takes down the whole job. The process group is not enough: Pulumi starts each plugin in a group
+ * of its own, so plugins would outlive a `kill(-pgid)` as orphans.
+ */
+export function killTree(pid: number): void {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …" — comm may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const tree: number[] = [];
+  for (const queue = [pid]; queue.length > 0;) {
+    const next = queue.shift()!;
+    tree.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  for (const member of tree) {
+    try {
+      process.kill(member, "SIGKILL");
+    } catch {
+      // exited meanwhile
+    }
+  }
+}

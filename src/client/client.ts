@@ -1,7 +1,7 @@
 /**
  * The six operations. Each one validates its arguments with the zod schema (`schemas.ts`) before
- * anything is sent, then hands the request to the transport (`core/transport.ts`), which sends it,
- * retries it when that is safe, and maps failures to errors (`core/error.ts`).
+ * anything is sent, then hands the request to the transport (`internal/transport.ts`), which sends it,
+ * retries it when that is safe, and maps failures to errors (`errors.ts`).
  */
 import { Agent, type Dispatcher } from "undici";
 import { z } from "zod";

@@ -109,7 +109,7 @@ export const LIMITS = {
 /**
  * Project and Product mark every field required; Site and Task mark none, so every field of theirs
  * may be absent, `id` and `object` included. Code that needs a site's or a task's id asks for it
- * (`provider/service-omitted.ts`) and says the service omitted it.
+ * (`src/provider/omitted-id.ts`) and says the service omitted it.
  */
 export const Project = z.object({
   object: z.literal("project"),

@@ -1,8 +1,9 @@
 /**
  * The dynamic-provider face: maps Pulumi's dynamic-provider signature onto a resource's lifecycle
- * (`../lifecycle/`). What `__provider` in the state requires is one of `product.ts`, `site.ts`,
+ * (`../provider/`). What `__provider` in the state requires is one of `product.ts`, `site.ts`,
  * `task.ts` here, each the exports of `dynamicProvider(…)`, reached through the package's
- * `pulumi-serviceapi/lifecycle/<type>` subpaths.
+ * `pulumi-serviceapi/dynamic/<type>` subpaths (and, for stacks made before the restructure,
+ * `pulumi-serviceapi/lifecycle/<type>`, kept forever).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { PartialFailure, adviseOnFailure } from "../provider/errors";
@@ -13,7 +14,7 @@ import { expectPrintOf } from "./expected-prints";
 
 /** What the dynamic-provider server adds to every resource's inputs and outputs. */
 export interface DynamicKeys {
-  /** The serialized provider: `exports.handler = …; const provider = require("pulumi-serviceapi/lifecycle/product")`. */
+  /** The serialized provider: `exports.handler = …; const provider = require("pulumi-serviceapi/dynamic/product")`. */
   __provider: string;
 }
 

@@ -24,6 +24,12 @@ export async function main(args: string[]): Promise<void> {
   });
   // The engine reads this line.
   process.stdout.write(`${port}\n`);
+  // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) has nobody left to
+  // serve and would linger as an orphan: it exits once its parent changes.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1000).unref();
 }
 
 if (require.main === module) {

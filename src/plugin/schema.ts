@@ -1,7 +1,7 @@
 /**
  * The plugin's Pulumi package schema, generated from the same field tables (`lifecycle/*`,
  * `settings.ts`) and zod schemas the checks use — never written by hand — so `pulumi package
- * get-schema`, preview's checks and docs/resources.md agree (test/schema.test.ts).
+ * get-schema`, preview's checks and docs/resources.md agree (`test/engine/plugin-schema.test.ts`).
  */
 import { z } from "zod";
 import { version } from "../../package.json";

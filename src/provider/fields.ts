@@ -1,7 +1,7 @@
 /**
  * A resource's fields as data: one table per resource drives its preview checks (`checks.ts`),
- * the plugin's schema (`native/schema.ts`) and the reference in docs/resources.md (kept in step
- * by test/schema.test.ts), so the three cannot say different things.
+ * the plugin's schema (`plugin/schema.ts`) and the reference in docs/resources.md (kept in step
+ * by `test/engine/plugin-schema.test.ts`), so the three cannot say different things.
  */
 import type { z } from "zod";
 

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { createdInOutput, engineSuite, until } from "./suite";
-import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, catalog, killTree } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -53,7 +53,7 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     });
   }
 
-  it("SIGKILL of the process group: the output names every product made; the documented recovery ends with 0 duplicates", async () => {
+  it("SIGKILL of the whole job (the CLI and everything under it): the output names every product made; the documented recovery ends with 0 duplicates", async () => {
     const engine = await suite.newStack();
     const prefix = "kill";
     await engine.setSpec(catalog(project, 40, prefix));
@@ -64,7 +64,7 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
     await until("15 created lines", () => createdInOutput(run.output()).size === 15);
     await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
-    process.kill(-run.child.pid!, "SIGKILL");
+    killTree(run.child.pid!);
     await run.exited;
     sim.clearFaults();
 

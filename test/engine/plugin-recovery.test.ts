@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { createdInOutput, engineSuite, until } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, wire, type Deployment, killTree } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -36,7 +36,7 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
     const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
     await until("8 created lines", () => createdInOutput(run.output()).size === 8);
     await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
-    process.kill(-run.child.pid!, "SIGKILL");
+    killTree(run.child.pid!);
     await run.exited;
     sim.clearFaults();
 

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LIMITS, NUMERIC_OPTIONS } from "../../src";
+import { SETTINGS } from "../../src/provider/settings";
 
 const doc = readFileSync(join(__dirname, "..", "..", "docs", "resources.md"), "utf8");
 
@@ -41,5 +42,27 @@ describe("docs/resources.md", () => {
     expect(row("`slug`")).toContain(`${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters`);
     expect(row("`description`")).toContain(`up to ${LIMITS.productDescription.max} characters`);
     expect(row("`name`")).toContain(`${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters`);
+  });
+
+  it("both configuration tables list every setting of the one table the plugin schema is made from, with its environment variable, and no other", () => {
+    const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
+    const keysIn = (text: string, heading: string) => {
+      const section = text.slice(text.indexOf(heading));
+      const table = section.slice(section.indexOf("| Key |"), section.indexOf("\n\n", section.indexOf("| Key |")));
+      // The first cell of each row: `serviceapi:key`, or (README's grouped row) several `key`s.
+      const firstCells = table.split("\n").slice(2).map((row) => row.split("|")[1] ?? "");
+      return new Set(firstCells.flatMap((cell) => [...cell.matchAll(/`(?:serviceapi:)?(\w+)`/g)].map((m) => m[1]!)));
+    };
+    for (const [where, keys, text] of [
+      ["README.md", keysIn(readme, "Configuration (stack config first"), readme],
+      ["docs/resources.md", keysIn(doc, "## Configuration"), doc],
+    ] as const) {
+      expect([...keys].sort(), where).toEqual(Object.keys(SETTINGS).sort());
+      for (const [key, setting] of Object.entries(SETTINGS)) {
+        if (setting.env === undefined) continue;
+        const line = text.split("\n").find((l) => l.startsWith(`| \`serviceapi:${key}\``))!;
+        expect(line, `${where}: serviceapi:${key}`).toContain(`\`${setting.env}\``);
+      }
+    }
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
+import { MIN_TOKEN_LENGTH } from "../../src";
+import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "../../simulator";
 import { envelope, raw, simulator } from "../helpers";
 
@@ -199,5 +201,11 @@ describe("simulator: what the API cannot list", () => {
     for (let i = 0; i < 50 && sim.requests("products.create")[0]?.status !== "dropped"; i++) await new Promise((r) => setTimeout(r, 20));
     expect(sim.products()).toEqual([]);
     expect(sim.requests("products.create").map((r) => r.status)).toEqual(["dropped"]);
+  });
+});
+
+describe("the simulator's own reading of the spec", () => {
+  it("refuses the tokens the client refuses: the two minimum lengths agree", () => {
+    expect(SIMULATOR_MIN_TOKEN_LENGTH).toBe(MIN_TOKEN_LENGTH);
   });
 });

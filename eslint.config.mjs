@@ -18,7 +18,10 @@ export default tseslint.config(
   {
     // Plain JavaScript Pulumi programs, as users write them (CommonJS, Node's globals).
     files: ["**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", console: "readonly", module: "writable", process: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", console: "readonly", module: "writable", process: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   // The architecture, enforced (docs/architecture.md): layers import downward only —
@@ -36,7 +39,10 @@ export default tseslint.config(
     // Product code (the package, the simulator, the demo, the bench, the examples) never imports test code.
     files: ["provider/**", "simulator/**", "scripts/**", "bench/**", "examples/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/test/**", "**/test"], message: "product code must not import test code" }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/test/**", "**/test"], message: "product code must not import test code" }] },
+      ],
     },
   },
 );
@@ -49,12 +55,17 @@ function boundary(folder, forbidden, { noPulumi = false, pulumiTypesOnly = false
   const patterns = [{ regex: forbidden, message: "imports go downward only, and to a layer's public face: see docs/architecture.md" }];
   if (noPulumi) patterns.push({ regex: "^@pulumi/", message: "this layer knows nothing of Pulumi" });
   if (pulumiProtoOnly) {
-    patterns.push({ regex: "^@pulumi/pulumi(/(?!proto/).*)?$",
-      message: "the plugin speaks the wire protocol (@pulumi/pulumi/proto/*); the program-side SDK stays out of its bundle" });
+    patterns.push({
+      regex: "^@pulumi/pulumi(/(?!proto/).*)?$",
+      message: "the plugin speaks the wire protocol (@pulumi/pulumi/proto/*); the program-side SDK stays out of its bundle",
+    });
   }
   if (pulumiTypesOnly) {
-    patterns.push({ regex: "^@pulumi/", allowTypeImports: true,
-      message: "the provider process loads no Pulumi SDK code from here: types only (each face brings its own)" });
+    patterns.push({
+      regex: "^@pulumi/",
+      allowTypeImports: true,
+      message: "the provider process loads no Pulumi SDK code from here: types only (each face brings its own)",
+    });
   }
   return [{ files: [`${folder}/**/*.ts`], rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns }] } }];
 }

@@ -23,9 +23,17 @@ const project = DEFAULT_IDS.acmeWeb;
 async function requestsPerOperation(sim: Simulator): Promise<void> {
   const sites = sim.seed.sites.filter((s) => s.projectId === project).slice(0, 10);
   const spec: ProgramSpec = {
-    products: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`product${i}`, {
-      projectId: project, title: `Product ${i}`, slug: `product-${i}`, ...(i % 2 === 0 && { status: "active" }),
-    }])),
+    products: Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [
+        `product${i}`,
+        {
+          projectId: project,
+          title: `Product ${i}`,
+          slug: `product-${i}`,
+          ...(i % 2 === 0 && { status: "active" }),
+        },
+      ]),
+    ),
     sites: Object.fromEntries(sites.map((s, i) => [`site${i}`, { projectId: project, siteId: s.id, name: `Renamed ${i}` }])),
   };
   const engine = await EngineStack.create(sim);
@@ -69,7 +77,9 @@ async function measure(sim: Simulator, command: () => Promise<unknown>): Promise
   const log = sim.requests().filter((r) => r.operation !== null);
   const times = log.map((r) => Date.parse(r.time));
   return {
-    wallMs, requests: log.length, refused: log.filter((r) => r.status === 429).length,
+    wallMs,
+    requests: log.length,
+    refused: log.filter((r) => r.status === 429).length,
     apiMs: times.length > 1 ? Math.max(...times) - Math.min(...times) : 0,
   };
 }
@@ -81,11 +91,17 @@ function pacingRows(label: string, perSecond: number, limited: RunFigures, basel
   const pct = (n: number, of: number) => `${n} (${((100 * n) / of).toFixed(1)} %)`;
   console.log(`\n   ${label}`);
   console.log("                        requests  answered 429   API time   limit's floor   API time/floor   wall clock");
-  console.log(`   limited             ${String(limited.requests).padStart(8)}  ${pct(limited.refused, limited.requests).padEnd(13)}` +
-    `${s(limited.apiMs).padStart(9)}   ${s(floorMs).padStart(13)}   ${`${(limited.apiMs / floorMs).toFixed(2)}x`.padStart(14)}   ${s(limited.wallMs).padStart(10)}`);
-  console.log(`   baseline, no limit  ${String(baseline.requests).padStart(8)}  ${pct(baseline.refused, baseline.requests).padEnd(13)}` +
-    `${s(baseline.apiMs).padStart(9)}   ${"-".padStart(13)}   ${"-".padStart(14)}   ${s(baseline.wallMs).padStart(10)}`);
-  console.log(`   the limit added ${s(limited.wallMs - baseline.wallMs)} of wall clock; its floor is ${work} requests ÷ ${perSecond}/s = ${s(floorMs)}`);
+  console.log(
+    `   limited             ${String(limited.requests).padStart(8)}  ${pct(limited.refused, limited.requests).padEnd(13)}` +
+      `${s(limited.apiMs).padStart(9)}   ${s(floorMs).padStart(13)}   ${`${(limited.apiMs / floorMs).toFixed(2)}x`.padStart(14)}   ${s(limited.wallMs).padStart(10)}`,
+  );
+  console.log(
+    `   baseline, no limit  ${String(baseline.requests).padStart(8)}  ${pct(baseline.refused, baseline.requests).padEnd(13)}` +
+      `${s(baseline.apiMs).padStart(9)}   ${"-".padStart(13)}   ${"-".padStart(14)}   ${s(baseline.wallMs).padStart(10)}`,
+  );
+  console.log(
+    `   the limit added ${s(limited.wallMs - baseline.wallMs)} of wall clock; its floor is ${work} requests ÷ ${perSecond}/s = ${s(floorMs)}`,
+  );
 }
 
 async function pacing(): Promise<void> {

@@ -32,24 +32,42 @@ const SPEC = catalog(project, COUNT, "Timed", { slug: true });
 const YAML = stringify({
   name: "bench-plugin",
   runtime: "yaml",
-  resources: Object.fromEntries(Object.entries(SPEC.products ?? {}).map(([name, properties]) => [name, { type: "serviceapi:index:Product", properties }])),
+  resources: Object.fromEntries(
+    Object.entries(SPEC.products ?? {}).map(([name, properties]) => [name, { type: "serviceapi:index:Product", properties }]),
+  ),
 });
 
 async function timeUp(sim: Simulator, face: Face): Promise<UpFigures> {
-  const engine = await EngineStack.create(sim, {
-    baseline: { program: join(REPO, "bench", "noop-program") }, dynamic: {}, plugin: { yaml: YAML, plugin: true },
-  }[face]);
+  const engine = await EngineStack.create(
+    sim,
+    {
+      baseline: { program: join(REPO, "bench", "noop-program") },
+      dynamic: {},
+      plugin: { yaml: YAML, plugin: true },
+    }[face],
+  );
   try {
     if (face !== "plugin") await engine.setSpec(SPEC);
     const start = performance.now();
     await engine.up();
     const ms = performance.now() - start;
     const state = JSON.parse(engine.stateFileText()) as { checkpoint: { latest: { resources: { type: string }[] } } };
-    const type = { baseline: "pulumi-nodejs:dynamic/bench:Noop", dynamic: "pulumi-nodejs:dynamic/serviceapi:Product", plugin: "serviceapi:index:Product" }[face];
-    const products = state.checkpoint.latest.resources.filter((r) => r.type === type) as { type: string; inputs: unknown; outputs: unknown }[];
+    const type = {
+      baseline: "pulumi-nodejs:dynamic/bench:Noop",
+      dynamic: "pulumi-nodejs:dynamic/serviceapi:Product",
+      plugin: "serviceapi:index:Product",
+    }[face];
+    const products = state.checkpoint.latest.resources.filter((r) => r.type === type) as {
+      type: string;
+      inputs: unknown;
+      outputs: unknown;
+    }[];
     if (products.length !== COUNT) throw new Error(`${face}: expected ${COUNT} products in state, found ${products.length}`);
     const bytes = products.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r, null, 4)), 0);
-    const properties = products.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify({ inputs: r.inputs, outputs: r.outputs }, null, 4)), 0);
+    const properties = products.reduce(
+      (sum, r) => sum + Buffer.byteLength(JSON.stringify({ inputs: r.inputs, outputs: r.outputs }, null, 4)),
+      0,
+    );
     return { ms, bytesPerProduct: Math.round(bytes / COUNT), propertyBytes: Math.round(properties / COUNT) };
   } finally {
     await engine.dispose();
@@ -64,24 +82,39 @@ export async function upOf200(sim: Simulator): Promise<void> {
   }
   const median = (face: Face) => [...runs[face]].map((r) => r.ms).sort((a, b) => a - b)[1]!;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`\n2. pulumi up of ${COUNT} products: the plugin beside the dynamic face and the do-nothing baseline (median of 3, wall clock)`);
-  console.log("   face                           up        runs                     vs baseline   state bytes per product: entry (inputs+outputs)");
+  console.log(
+    `\n2. pulumi up of ${COUNT} products: the plugin beside the dynamic face and the do-nothing baseline (median of 3, wall clock)`,
+  );
+  console.log(
+    "   face                           up        runs                     vs baseline   state bytes per product: entry (inputs+outputs)",
+  );
   const rows: [Face, string][] = [
-    ["baseline", "do-nothing dynamic provider"], ["dynamic", "dynamic Product (TypeScript)"], ["plugin", "plugin Product (Pulumi YAML)"],
+    ["baseline", "do-nothing dynamic provider"],
+    ["dynamic", "dynamic Product (TypeScript)"],
+    ["plugin", "plugin Product (Pulumi YAML)"],
   ];
   for (const [face, label] of rows) {
-    console.log(`   ${label.padEnd(30)} ${s(median(face)).padStart(8)}   ${runs[face].map((r) => s(r.ms)).join(", ").padEnd(24)} ` +
-      `${`${(median(face) / median("baseline")).toFixed(2)}x`.padStart(11)}   ${runs[face][0]!.bytesPerProduct} (${runs[face][0]!.propertyBytes})`);
+    console.log(
+      `   ${label.padEnd(30)} ${s(median(face)).padStart(8)}   ${runs[face]
+        .map((r) => s(r.ms))
+        .join(", ")
+        .padEnd(24)} ` +
+        `${`${(median(face) / median("baseline")).toFixed(2)}x`.padStart(11)}   ${runs[face][0]!.bytesPerProduct} (${runs[face][0]!.propertyBytes})`,
+    );
   }
-  console.log(`   plugin vs dynamic: ${(median("plugin") / median("dynamic")).toFixed(2)}x time, ` +
-    `${(runs.plugin[0]!.propertyBytes / runs.dynamic[0]!.propertyBytes).toFixed(2)}x inputs+outputs per product (no __provider), ` +
-    `${(runs.plugin[0]!.bytesPerProduct / runs.dynamic[0]!.bytesPerProduct).toFixed(2)}x whole entry (with the YAML runtime's stack trace)`);
+  console.log(
+    `   plugin vs dynamic: ${(median("plugin") / median("dynamic")).toFixed(2)}x time, ` +
+      `${(runs.plugin[0]!.propertyBytes / runs.dynamic[0]!.propertyBytes).toFixed(2)}x inputs+outputs per product (no __provider), ` +
+      `${(runs.plugin[0]!.bytesPerProduct / runs.dynamic[0]!.bytesPerProduct).toFixed(2)}x whole entry (with the YAML runtime's stack trace)`,
+  );
 }
 
 export async function yamlExampleRequests(sim: Simulator): Promise<void> {
   const engine = await EngineStack.create(sim, { program: join(REPO, "examples", "catalog-pulumi-yaml"), plugin: true });
   try {
-    console.log("\n4. The Pulumi YAML example through the plugin (examples/catalog-pulumi-yaml: 3 products, 1 site rename, 2 lookups), API requests per operation");
+    console.log(
+      "\n4. The Pulumi YAML example through the plugin (examples/catalog-pulumi-yaml: 3 products, 1 site rename, 2 lookups), API requests per operation",
+    );
     await printRequestsPerOperation(engine, sim);
   } finally {
     await engine.dispose();

@@ -85,8 +85,11 @@ async function sharedBackoffBench(sim: Simulator): Promise<void> {
   const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token, maxRetries: 10 });
   // Staggered callers: each starts 50 ms after the previous, as calls do in a real program.
   const started = performance.now();
-  await Promise.all(Array.from({ length: callers }, (_, i) =>
-    new Promise((r) => setTimeout(r, i * 50)).then(() => client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray())));
+  await Promise.all(
+    Array.from({ length: callers }, (_, i) =>
+      new Promise((r) => setTimeout(r, i * 50)).then(() => client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray()),
+    ),
+  );
   const elapsed = performance.now() - started;
   const shared429 = sim.requests().filter((r) => r.status === 429).length;
   await client.close();
@@ -95,8 +98,9 @@ async function sharedBackoffBench(sim: Simulator): Promise<void> {
   sim.setRateLimit({ limit: 4, windowMs: 1000 });
   sim.clearRequests();
   const lone = Array.from({ length: callers }, () => new ServiceApiClient({ baseUrl: sim.url, token: sim.token, maxRetries: 10 }));
-  await Promise.all(lone.map((c, i) =>
-    new Promise((r) => setTimeout(r, i * 50)).then(() => c.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray())));
+  await Promise.all(
+    lone.map((c, i) => new Promise((r) => setTimeout(r, i * 50)).then(() => c.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray())),
+  );
   const lone429 = sim.requests().filter((r) => r.status === 429).length;
   await Promise.all(lone.map((c) => c.close()));
   sim.setRateLimit(undefined);
@@ -109,9 +113,15 @@ async function sharedBackoffBench(sim: Simulator): Promise<void> {
 function rruleBench(): void {
   const start = new Date("2031-03-04T09:30:15Z");
   const rules = [
-    "FREQ=DAILY;INTERVAL=-1", "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=HOURLY;INTERVAL=2;BYHOUR=4",
-    "FREQ=SECONDLY;INTERVAL=301;BYMINUTE=28", "FREQ=WEEKLY;BYSETPOS=9;BYSECOND=41,58,23", "FREQ=HOURLY;BYYEARDAY=-62,3;BYMONTHDAY=18",
-    "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", "FREQ=MONTHLY;BYDAY=4FR,SA", "FREQ=SECONDLY;INTERVAL=7",
+    "FREQ=DAILY;INTERVAL=-1",
+    "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30",
+    "FREQ=HOURLY;INTERVAL=2;BYHOUR=4",
+    "FREQ=SECONDLY;INTERVAL=301;BYMINUTE=28",
+    "FREQ=WEEKLY;BYSETPOS=9;BYSECOND=41,58,23",
+    "FREQ=HOURLY;BYYEARDAY=-62,3;BYMONTHDAY=18",
+    "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO",
+    "FREQ=MONTHLY;BYDAY=4FR,SA",
+    "FREQ=SECONDLY;INTERVAL=7",
   ];
   const times = rules.map((rule) => {
     const t0 = performance.now();

@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   }
   let requests = 0;
   const client = new ServiceApiClient({
-    baseUrl, token,
+    baseUrl,
+    token,
     logger: (e) => {
       if (e.type === "request") requests += 1;
       if (e.type === "retry") console.log(`  … ${e.operation}: ${e.reason}, retrying in ${e.delayMs} ms`);
@@ -49,8 +50,12 @@ async function main(): Promise<void> {
     console.log(`products.update: status=${live.status} checkout=${live.externalCheckoutUrl}`);
 
     const task = await client.createTask({
-      title: "Weekly digest", prompt: "Summarise this week's changes", emoji: "📰",
-      scheduledAt: "2026-01-05T09:00:00Z", rrule: "FREQ=WEEKLY;BYDAY=MO", projectId: project.id,
+      title: "Weekly digest",
+      prompt: "Summarise this week's changes",
+      emoji: "📰",
+      scheduledAt: "2026-01-05T09:00:00Z",
+      rrule: "FREQ=WEEKLY;BYDAY=MO",
+      projectId: project.id,
     });
     console.log(`tasks.create: ${task.id} next run ${task.nextRunAt} (${task.rrule})`);
 

@@ -47,9 +47,13 @@ export async function buildPluginArchive(outDir = join(REPO, "dist-plugin")): Pr
 
   const archive = join(outDir, pluginArchiveName(version));
   const entries = [LAUNCHER, BUNDLE, `${BUNDLE}.LEGAL.txt`].filter((entry) => existsSync(join(stage, entry)));
-  const tar = execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", stage, ...entries], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const tar = execFileSync(
+    "tar",
+    ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-cf", "-", "-C", stage, ...entries],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   // zlib writes no timestamp or file name into the gzip header.
   writeFileSync(archive, gzipSync(tar, { level: 9 }));
   rmSync(stage, { recursive: true, force: true });

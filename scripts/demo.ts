@@ -18,7 +18,11 @@ const keep = process.argv.includes("--keep");
 const rows: { step: string; result: string; requests: string }[] = [];
 
 class DemoFailure extends Error {
-  constructor(readonly step: string, message: string, readonly reproduce: string) {
+  constructor(
+    readonly step: string,
+    message: string,
+    readonly reproduce: string,
+  ) {
     super(message);
   }
 }
@@ -45,63 +49,103 @@ async function run(sim: Simulator): Promise<EngineStack> {
   const fail = (step: string, message: string, args: string) => new DemoFailure(step, message, engine.commandLine(args));
   try {
     say("\n── Step 1: pulumi up — create the catalog");
-    const up = await engine.up().catch((e: FailedRun) => { throw fail("1 up", e.message, "up"); });
+    const up = await engine.up().catch((e: FailedRun) => {
+      throw fail("1 up", e.message, "up");
+    });
     const out = up.result.outputs;
     say(`   Created: ${JSON.stringify(up.result.summary.resourceChanges)}`);
     say(`   Products: ${JSON.stringify(out.productStatuses?.value)}`);
     say(`   Site subdomain: ${out.siteSubdomain?.value}, renamed from ${JSON.stringify(out.siteOriginalName?.value)}`);
     say(`   Weekly report next runs at ${out.reportNextRunAt?.value}`);
-    rows.push({ step: "1. pulumi up (quick start)", result: `${up.result.summary.resourceChanges?.create ?? 0} created`, requests: requestSummary(sim) });
+    rows.push({
+      step: "1. pulumi up (quick start)",
+      result: `${up.result.summary.resourceChanges?.create ?? 0} created`,
+      requests: requestSummary(sim),
+    });
     const proId = (out.productIds?.value as { pro: string }).pro;
 
     say("\n── Step 2: change one field in the program (the Pro plan's title)");
     const programFile = join(engine.dir, "index.ts");
     writeFileSync(programFile, readFileSync(programFile, "utf8").replace('title: "Pro plan"', 'title: "Pro plan (2027)"'));
-    const preview = await engine.preview({ diff: true }).catch((e: FailedRun) => { throw fail("2 preview", e.message, "preview --diff"); });
+    const preview = await engine.preview({ diff: true }).catch((e: FailedRun) => {
+      throw fail("2 preview", e.message, "preview --diff");
+    });
     const planned = changedFields(preview.events);
     say(`   pulumi preview --diff plans: ${planned.join("; ")}`);
     const previewRequests = wire(sim).filter((c) => c.operation !== "projects.list" && c.operation !== "sites.list").length;
     say(`   Requests to change anything during preview: ${previewRequests} (the lookups by name are the only reads)`);
-    if (planned.length !== 1) throw fail("2 preview", `expected exactly one changed field, got: ${planned.join("; ") || "none"}`, "preview --diff");
-    rows.push({ step: "2a. one field changed → preview --diff", result: `plans 1 update: ${planned[0]!.split(":")[1]!.trim().split(" ")[0]}`, requests: requestSummary(sim) });
-    const update = await engine.up().catch((e: FailedRun) => { throw fail("2 up", e.message, "up"); });
+    if (planned.length !== 1)
+      throw fail("2 preview", `expected exactly one changed field, got: ${planned.join("; ") || "none"}`, "preview --diff");
+    rows.push({
+      step: "2a. one field changed → preview --diff",
+      result: `plans 1 update: ${planned[0]!.split(":")[1]!.trim().split(" ")[0]}`,
+      requests: requestSummary(sim),
+    });
+    const update = await engine.up().catch((e: FailedRun) => {
+      throw fail("2 up", e.message, "up");
+    });
     const patches = wire(sim).filter((c) => c.operation === "products.update");
     for (const p of patches) say(`   Sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
     if (patches.length !== 1 || Object.keys(patches[0]!.body as object).length !== 1) {
       throw fail("2 up", `expected one PATCH with one key, got ${JSON.stringify(patches.map((p) => p.body))}`, "up");
     }
-    rows.push({ step: "2b. pulumi up", result: `${update.result.summary.resourceChanges?.update ?? 0} updated, 1 PATCH with 1 key`, requests: requestSummary(sim) });
+    rows.push({
+      step: "2b. pulumi up",
+      result: `${update.result.summary.resourceChanges?.update ?? 0} updated, 1 PATCH with 1 key`,
+      requests: requestSummary(sim),
+    });
 
     say("\n── Step 3: someone edits the Pro plan in the admin UI (a PATCH straight to the simulator)");
     await client.updateProduct(proId, { description: "Edited in the admin UI" });
     // --run-program: the refresh uses the current stack config, not the copy recorded at the last up (docs/resources.md).
     say("   pulumi preview --refresh --run-program --expect-no-changes (the drift gate a pull request runs):");
     const gate = await engine.preview({ refresh: true, runProgram: true, expectNoChanges: true, diff: true }).then(
-      () => undefined, (e: FailedRun) => e);
+      () => undefined,
+      (e: FailedRun) => e,
+    );
     if (!gate) {
-      throw fail("3 drift gate", "the drift gate passed, but the product was changed behind Pulumi's back",
-        "preview --refresh --run-program --expect-no-changes --diff");
+      throw fail(
+        "3 drift gate",
+        "the drift gate passed, but the product was changed behind Pulumi's back",
+        "preview --refresh --run-program --expect-no-changes --diff",
+      );
     }
     const drift = changedFields(gate.events);
     say(`   It fails (exit code 7) and names the drift: ${drift.join("; ")}`);
-    if (!drift.some((d) => d.includes("description"))) throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --run-program --diff");
+    if (!drift.some((d) => d.includes("description")))
+      throw fail("3 drift gate", `drift not named: ${drift.join("; ")}`, "preview --refresh --run-program --diff");
     const gateRequests = requestSummary(sim);
-    const restore = await engine.up({ refresh: true, runProgram: true })
-      .catch((e: FailedRun) => { throw fail("3 up --refresh", e.message, "up --refresh --run-program"); });
+    const restore = await engine.up({ refresh: true, runProgram: true }).catch((e: FailedRun) => {
+      throw fail("3 up --refresh", e.message, "up --refresh --run-program");
+    });
     const restored = wire(sim).filter((c) => c.operation === "products.update" && Object.keys(c.body as object).length > 0);
     for (const p of restored) say(`   pulumi up --refresh --run-program sent: ${p.method} ${p.path} ${JSON.stringify(p.body)}`);
-    rows.push({ step: "3a. drift gate (preview --refresh --run-program --expect-no-changes)", result: "failed as it should: description", requests: gateRequests });
-    rows.push({ step: "3b. pulumi up --refresh --run-program", result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`, requests: requestSummary(sim) });
+    rows.push({
+      step: "3a. drift gate (preview --refresh --run-program --expect-no-changes)",
+      result: "failed as it should: description",
+      requests: gateRequests,
+    });
+    rows.push({
+      step: "3b. pulumi up --refresh --run-program",
+      result: `${restore.result.summary.resourceChanges?.update ?? 0} restored`,
+      requests: requestSummary(sim),
+    });
 
     if (keep) return engine;
 
     say("\n── Step 4: pulumi destroy --run-program");
-    const destroy = await engine.destroy({ runProgram: true }).catch((e: FailedRun) => { throw fail("4 destroy", e.message, "destroy --run-program"); });
+    const destroy = await engine.destroy({ runProgram: true }).catch((e: FailedRun) => {
+      throw fail("4 destroy", e.message, "destroy --run-program");
+    });
     for (const d of destroy.diagnostics) {
       const text = d.message.replace(/^(info|warning): \[runtime\] /, "").trim();
       if (text.startsWith("serviceapi:")) say(`   ${text}`);
     }
-    rows.push({ step: "4. pulumi destroy --run-program", result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`, requests: requestSummary(sim) });
+    rows.push({
+      step: "4. pulumi destroy --run-program",
+      result: `${destroy.result.summary.resourceChanges?.delete ?? 0} deleted; products archived, site renamed back, task warned`,
+      requests: requestSummary(sim),
+    });
     return engine;
   } finally {
     await client.close();

@@ -2,7 +2,13 @@
 import type { z } from "zod";
 import { parseWithIssues } from "../src/contract/issues";
 import {
-  CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, UpdateProductBody, UpdateSiteBody, uuid,
+  CreateProductBody,
+  CreateTaskBody,
+  ListProjectsQuery,
+  ListSitesQuery,
+  UpdateProductBody,
+  UpdateSiteBody,
+  uuid,
   type OperationName,
 } from "../src/contract/schemas";
 import { nextRun } from "../src/contract/rrule";
@@ -70,8 +76,13 @@ function createTask(ctx: ApiContext): ApiResult {
   const next = nextRun(body.scheduledAt, body.rrule);
   if (!next.ok) throw new HttpError("invalid_request", `${next.field} ${next.problem}`);
   const task = ctx.store.createTask({
-    projectId: body.projectId, title: body.title, prompt: body.prompt, emoji: body.emoji ?? "",
-    rrule: body.rrule?.trim() ?? "", scheduledAt: body.scheduledAt, nextRunAt: next.nextRunAt,
+    projectId: body.projectId,
+    title: body.title,
+    prompt: body.prompt,
+    emoji: body.emoji ?? "",
+    rrule: body.rrule?.trim() ?? "",
+    scheduledAt: body.scheduledAt,
+    nextRunAt: next.nextRunAt,
   });
   return { status: 201, body: task };
 }
@@ -84,7 +95,10 @@ function createProduct(ctx: ApiContext): ApiResult {
   const body = validate(CreateProductBody, raw);
   projectFor(ctx, body.projectId);
   const product = ctx.store.createProduct({
-    projectId: body.projectId, title: body.title, description: body.description ?? null, slug: body.slug ?? null,
+    projectId: body.projectId,
+    title: body.title,
+    description: body.description ?? null,
+    slug: body.slug ?? null,
     externalCheckoutUrl: body.externalCheckoutUrl ?? null,
   });
   return { status: 201, body: product };

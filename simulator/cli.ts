@@ -42,13 +42,19 @@ async function main(): Promise<void> {
   }
   // A token the client would refuse makes every later `pulumi up` fail; say so here instead.
   if (values.token !== undefined && !TokenText.safeParse(values.token).success) {
-    console.error(`serviceapi-simulator: --token must be at least ${MIN_TOKEN_LENGTH} printable ASCII characters without spaces ` +
-      `(got ${values.token.length} characters): the client, and so the Pulumi resources, refuse shorter tokens`);
+    console.error(
+      `serviceapi-simulator: --token must be at least ${MIN_TOKEN_LENGTH} printable ASCII characters without spaces ` +
+        `(got ${values.token.length} characters): the client, and so the Pulumi resources, refuse shorter tokens`,
+    );
     process.exit(2);
   }
 
   const sim = await startSimulator({
-    port, host: values.host, seedFile: values.seed, dataFile: values.data, token: values.token,
+    port,
+    host: values.host,
+    seedFile: values.seed,
+    dataFile: values.data,
+    token: values.token,
   });
   console.log(`serviceapi-simulator listening on ${sim.url}`);
   console.log(`  SERVICEAPI_BASE_URL=${sim.url}`);

@@ -45,14 +45,32 @@ const INITIAL_PRODUCT_STATUS = "draft";
 const CREATED_PRODUCT_TYPE = "digital";
 
 type Row = Record<string, SQLInputValue>;
-interface ProjectRow { seq: number; id: string; workspace_id: string; name: string | null }
-export interface Slice<T> { rows: T[]; hasMore: boolean }
+interface ProjectRow {
+  seq: number;
+  id: string;
+  workspace_id: string;
+  name: string | null;
+}
+export interface Slice<T> {
+  rows: T[];
+  hasMore: boolean;
+}
 
 export interface NewTask {
-  projectId: string; title: string; prompt: string; emoji: string; rrule: string; scheduledAt: string; nextRunAt: string;
+  projectId: string;
+  title: string;
+  prompt: string;
+  emoji: string;
+  rrule: string;
+  scheduledAt: string;
+  nextRunAt: string;
 }
 export interface NewProduct {
-  projectId: string; title: string; description: string | null; slug: string | null; externalCheckoutUrl: string | null;
+  projectId: string;
+  title: string;
+  description: string | null;
+  slug: string | null;
+  externalCheckoutUrl: string | null;
 }
 export type ProductChanges = Partial<Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">>;
 
@@ -138,7 +156,8 @@ export class Database {
 
   addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default: boolean }): SiteRecord {
     const id = site.id ?? randomUUID();
-    this.#db.prepare("INSERT INTO sites (id, project_id, name, subdomain, is_default) VALUES (?, ?, ?, ?, ?)")
+    this.#db
+      .prepare("INSERT INTO sites (id, project_id, name, subdomain, is_default) VALUES (?, ?, ?, ?, ?)")
       .run(id, site.projectId, site.name, site.subdomain, site.is_default ? 1 : 0);
     return this.getSite(id)!.site;
   }
@@ -165,10 +184,23 @@ export class Database {
   createProduct(input: NewProduct): Product {
     const id = randomUUID();
     const now = new Date().toISOString();
-    this.#db.prepare(`INSERT INTO products (id, project_id, title, description, slug, status, type, external_checkout_url,
-      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(id, input.projectId, input.title, input.description, input.slug, INITIAL_PRODUCT_STATUS, CREATED_PRODUCT_TYPE,
-        input.externalCheckoutUrl, now, now);
+    this.#db
+      .prepare(
+        `INSERT INTO products (id, project_id, title, description, slug, status, type, external_checkout_url,
+      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id,
+        input.projectId,
+        input.title,
+        input.description,
+        input.slug,
+        INITIAL_PRODUCT_STATUS,
+        CREATED_PRODUCT_TYPE,
+        input.externalCheckoutUrl,
+        now,
+        now,
+      );
     return this.getProduct(id)!.product;
   }
 
@@ -179,12 +211,17 @@ export class Database {
 
   updateProduct(id: string, changes: ProductChanges): Product {
     const columns: Record<keyof ProductChanges, string> = {
-      title: "title", description: "description", slug: "slug", status: "status", externalCheckoutUrl: "external_checkout_url",
+      title: "title",
+      description: "description",
+      slug: "slug",
+      status: "status",
+      externalCheckoutUrl: "external_checkout_url",
     };
     const keys = (Object.keys(changes) as (keyof ProductChanges)[]).filter((k) => changes[k] !== undefined);
     if (keys.length > 0) {
       const sets = keys.map((k) => `${columns[k]} = ?`).join(", ");
-      this.#db.prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
+      this.#db
+        .prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
         .run(...keys.map((k) => changes[k] as SQLInputValue), new Date().toISOString(), id);
     }
     return this.getProduct(id)!.product;
@@ -196,7 +233,10 @@ export class Database {
 
   /** Every product, oldest first, with its project: what the API cannot list. */
   allProducts(): StoredProduct[] {
-    return this.#db.prepare("SELECT * FROM products ORDER BY rowid").all().map((row) => ({ ...toProduct(row), projectId: row.project_id as string }));
+    return this.#db
+      .prepare("SELECT * FROM products ORDER BY rowid")
+      .all()
+      .map((row) => ({ ...toProduct(row), projectId: row.project_id as string }));
   }
 
   // ---- tasks ----
@@ -204,8 +244,11 @@ export class Database {
   createTask(input: NewTask): TaskRecord {
     const id = randomUUID();
     const now = new Date().toISOString();
-    this.#db.prepare(`INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,
-      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    this.#db
+      .prepare(
+        `INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,
+      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
       .run(id, input.projectId, input.title, input.prompt, input.emoji, input.rrule, input.scheduledAt, input.nextRunAt, now, now);
     return this.getTask(id)!;
   }
@@ -221,8 +264,15 @@ export class Database {
 
   /** Every task, oldest first, with its project and prompt: what the API cannot list. */
   allTasks(): StoredTask[] {
-    return this.#db.prepare("SELECT * FROM tasks ORDER BY rowid").all()
-      .map((row) => ({ ...toTask(row), projectId: row.project_id as string, prompt: row.prompt as string, scheduledAt: row.scheduled_at as string }));
+    return this.#db
+      .prepare("SELECT * FROM tasks ORDER BY rowid")
+      .all()
+      .map((row) => ({
+        ...toTask(row),
+        projectId: row.project_id as string,
+        prompt: row.prompt as string,
+        scheduledAt: row.scheduled_at as string,
+      }));
   }
 }
 
@@ -236,15 +286,26 @@ function toSite(r: Row): SiteRecord {
 
 function toProduct(r: Row): Product {
   return {
-    object: "product", id: r.id as string, title: r.title as string, description: r.description as string | null,
-    slug: r.slug as string | null, status: r.status as ProductStatus, type: r.type as string,
+    object: "product",
+    id: r.id as string,
+    title: r.title as string,
+    description: r.description as string | null,
+    slug: r.slug as string | null,
+    status: r.status as ProductStatus,
+    type: r.type as string,
     externalCheckoutUrl: r.external_checkout_url as string | null,
   };
 }
 
 function toTask(r: Row): TaskRecord {
   return {
-    object: "task", id: r.id as string, title: r.title as string, emoji: r.emoji as string, rrule: r.rrule as string,
-    nextRunAt: r.next_run_at as string, createdAt: r.created_at as string, updatedAt: r.updated_at as string,
+    object: "task",
+    id: r.id as string,
+    title: r.title as string,
+    emoji: r.emoji as string,
+    rrule: r.rrule as string,
+    nextRunAt: r.next_run_at as string,
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
   };
 }

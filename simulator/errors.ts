@@ -1,6 +1,9 @@
 /** Error codes the simulator sends in `error.code` (the spec does not list them; see docs/api-assumptions.md). */
 export const ERROR_CODES = {
-  invalid_request: { status: 400, description: "The query, path, headers or body break a documented rule (or a size limit); the message names the field." },
+  invalid_request: {
+    status: 400,
+    description: "The query, path, headers or body break a documented rule (or a size limit); the message names the field.",
+  },
   missing_api_version: { status: 400, description: "The Service-Api-Version header is missing." },
   unsupported_api_version: { status: 400, description: "The Service-Api-Version header names a version this endpoint does not accept." },
   unauthorized: { status: 401, description: "The bearer token is missing or invalid." },

@@ -65,12 +65,18 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const seed = options.seed ? parseSeed(options.seed, "passed as `seed`") : options.seedFile ? loadSeedFile(options.seedFile) : defaultSeed();
+  const seed = options.seed
+    ? parseSeed(options.seed, "passed as `seed`")
+    : options.seedFile
+      ? loadSeedFile(options.seedFile)
+      : defaultSeed();
   const store = new Database(options.dataFile ?? ":memory:", seed);
   const token = options.token ?? (seed.tokens.some((t) => t.token === DEFAULT_TOKEN) ? DEFAULT_TOKEN : seed.tokens[0]!.token);
   const extraToken = options.token;
   const state = new SimulatorState({
-    store, seed, extraToken,
+    store,
+    seed,
+    extraToken,
     defaultPageSize: options.defaultPageSize ?? DEFAULT_PAGE_SIZE,
     requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

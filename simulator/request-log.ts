@@ -43,8 +43,15 @@ export class RequestLog {
     const headers = { ...request.headers };
     if (headers.authorization !== undefined) headers.authorization = "Bearer [REDACTED]";
     const entry: LoggedRequest = {
-      id: this.#nextId++, time: new Date().toISOString(), operation, method: request.method,
-      path: request.url, headers, ...loggedBody(request.body), remotePort: request.socket.remotePort, status: null,
+      id: this.#nextId++,
+      time: new Date().toISOString(),
+      operation,
+      method: request.method,
+      path: request.url,
+      headers,
+      ...loggedBody(request.body),
+      remotePort: request.socket.remotePort,
+      status: null,
     };
     this.#entries.push(entry);
     if (this.#entries.length > this.#limit) this.#entries.shift();

@@ -23,7 +23,11 @@ export const TokenText = z.string().regex(new RegExp(`^[\\x21-\\x7e]{${MIN_TOKEN
 
 /** A site added by the seed or by `addSite` (sites cannot be created through the API). */
 export const NewSite = z.strictObject({
-  id: uuid.optional(), projectId: uuid, name: siteName, subdomain: text(1, 255), is_default: z.boolean().default(false),
+  id: uuid.optional(),
+  projectId: uuid,
+  name: siteName,
+  subdomain: text(1, 255),
+  is_default: z.boolean().default(false),
 });
 export type NewSite = z.input<typeof NewSite>;
 
@@ -77,10 +81,14 @@ export function defaultSeed(): Seed {
       Array.from({ length: p.sites }, (_, i) => {
         const n = String(i + 1).padStart(3, "0");
         return {
-          id: seedId(`site:${p.slug}:${n}`), projectId: p.id, name: `${p.name ?? "Site"} ${n}`,
-          subdomain: `${p.slug}-${n}`, is_default: i === 0,
+          id: seedId(`site:${p.slug}:${n}`),
+          projectId: p.id,
+          name: `${p.name ?? "Site"} ${n}`,
+          subdomain: `${p.slug}-${n}`,
+          is_default: i === 0,
         };
-      })),
+      }),
+    ),
     tokens: [
       { token: DEFAULT_TOKEN, workspaces: [ids.acmeWorkspace, ids.globexWorkspace] },
       { token: ACME_ONLY_TOKEN, workspaces: [ids.acmeWorkspace] },
@@ -100,7 +108,11 @@ export function parseSeed(value: unknown, source: string): Seed {
   for (const s of seed.sites) {
     if (!projects.has(s.projectId)) throw new Error(`invalid seed ${source}: site ${s.id} names unknown project ${s.projectId}`);
   }
-  for (const [kind, ids] of [["workspace", seed.workspaces], ["project", seed.projects], ["site", seed.sites]] as const) {
+  for (const [kind, ids] of [
+    ["workspace", seed.workspaces],
+    ["project", seed.projects],
+    ["site", seed.sites],
+  ] as const) {
     const seen = new Set<string>();
     for (const { id } of ids) {
       if (seen.has(id)) throw new Error(`invalid seed ${source}: ${kind} ${id} appears twice`);

@@ -63,7 +63,8 @@ export function buildServer(state: SimulatorState): FastifyInstance {
     return sendError(state, reply, new HttpError("internal_error", "internal error"));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(state, reply, new HttpError("not_found", `no endpoint ${request.method} ${request.url.split("?")[0]}`)));
+    sendError(state, reply, new HttpError("not_found", `no endpoint ${request.method} ${request.url.split("?")[0]}`)),
+  );
 
   app.addHook("onResponse", async (request, reply) => {
     if (request.simEntry && request.simEntry.status === null) request.simEntry.status = reply.statusCode;
@@ -124,7 +125,10 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
     throw new HttpError("missing_api_version", `Service-Api-Version header is required; ${op} accepts ${expected}`);
   }
   if (version !== expected) {
-    throw new HttpError("unsupported_api_version", `Service-Api-Version ${JSON.stringify(version)} is not supported by ${op}; it accepts ${expected}`);
+    throw new HttpError(
+      "unsupported_api_version",
+      `Service-Api-Version ${JSON.stringify(version)} is not supported by ${op}; it accepts ${expected}`,
+    );
   }
 
   const raw = request.body;
@@ -151,7 +155,12 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
 }
 
 /** Returns the reply when the fault answered the request, or undefined to carry on (after a delay). */
-async function applyFault(state: SimulatorState, request: FastifyRequest, reply: FastifyReply, fault: Fault): Promise<FastifyReply | undefined> {
+async function applyFault(
+  state: SimulatorState,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fault: Fault,
+): Promise<FastifyReply | undefined> {
   if (fault.kind === "delay") {
     await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     return undefined;
@@ -173,7 +182,8 @@ async function applyFault(state: SimulatorState, request: FastifyRequest, reply:
   }
   const status = fault.status!;
   const code = codeForStatus(status);
-  const headers: Record<string, string> = fault.retryAfter === undefined || fault.retryAfter === null ? {} : { "retry-after": fault.retryAfter };
+  const headers: Record<string, string> =
+    fault.retryAfter === undefined || fault.retryAfter === null ? {} : { "retry-after": fault.retryAfter };
   return sendError(state, reply, new HttpError(code, `simulated ${status} (fault ${fault.id})`, headers), status);
 }
 
@@ -195,10 +205,14 @@ function pathProblem(method: string, url: string): string {
 
 function answerClientError(state: SimulatorState, err: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return;
-  const message = err.code === "HPE_HEADER_OVERFLOW"
-    ? "request headers are larger than the server accepts (16 KiB)"
-    : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "the request did not arrive in time" : `malformed HTTP request (${err.code ?? "parse error"})`;
+  const message =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? "request headers are larger than the server accepts (16 KiB)"
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "the request did not arrive in time"
+        : `malformed HTTP request (${err.code ?? "parse error"})`;
   const body = JSON.stringify(new HttpError("invalid_request", message).toEnvelope(state.publicUrl));
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
-

@@ -23,8 +23,10 @@ export function nodeAtLeast(version: string, minimum: string): boolean {
 }
 
 if (!nodeAtLeast(process.versions.node, MIN_NODE)) {
-  const error = new Error(`pulumi-serviceapi needs Node.js ${MIN_NODE} or later; this is Node.js ${process.version} (${process.execPath}). ` +
-    "Put a newer `node` first on PATH where pulumi runs.");
+  const error = new Error(
+    `pulumi-serviceapi needs Node.js ${MIN_NODE} or later; this is Node.js ${process.version} (${process.execPath}). ` +
+      "Put a newer `node` first on PATH where pulumi runs.",
+  );
   Object.defineProperty(error, "__pulumiRunError", { value: true });
   // One line wherever it is printed: the program's late-error handler prints `stack`, and the
   // dynamic-provider server's print of it is dropped (the engine shows the message).

@@ -31,7 +31,9 @@ export default function setup(): () => Promise<void> {
         // gone meanwhile
       }
     }
-    throw new Error(`the suite left ${left.length} process(es) running (now killed):\n${left.map((p) => `  ${p.pid} ${p.command}`).join("\n")}`);
+    throw new Error(
+      `the suite left ${left.length} process(es) running (now killed):\n${left.map((p) => `  ${p.pid} ${p.command}`).join("\n")}`,
+    );
   };
 }
 

@@ -23,8 +23,12 @@ export async function simulator(options: SimulatorOptions = {}): Promise<Simulat
 export function clientFor(sim: Simulator, options: ClientOptions = {}): { client: ServiceApiClient; events: LogEvent[] } {
   const events: LogEvent[] = [];
   const client = new ServiceApiClient({
-    baseUrl: sim.url, token: sim.token, initialRetryDelayMs: 10, maxRetryDelayMs: 50,
-    logger: (e) => events.push(e), ...options,
+    baseUrl: sim.url,
+    token: sim.token,
+    initialRetryDelayMs: 10,
+    maxRetryDelayMs: 50,
+    logger: (e) => events.push(e),
+    ...options,
   });
   clients.push(client);
   return { client, events };
@@ -65,8 +69,9 @@ export async function raw(
 /** The version the operation at `method path` accepts, from the operations table. */
 function defaultVersion(method: string, path: string): string {
   const bare = path.split("?")[0]!;
-  const op = Object.values(OPERATIONS).find((spec) =>
-    spec.method === method && new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(bare));
+  const op = Object.values(OPERATIONS).find(
+    (spec) => spec.method === method && new RegExp(`^${spec.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(bare),
+  );
   return op?.version ?? API_VERSION;
 }
 
@@ -75,7 +80,9 @@ export function envelope(code: string, message: string, sim: Simulator) {
 }
 
 /** The engine's `configure()` request for a dynamic provider, from plain stack config values. */
-export function configureRequest(values: Record<string, string>): { config: { get(key: string): string | undefined; require(key: string): string } } {
+export function configureRequest(values: Record<string, string>): {
+  config: { get(key: string): string | undefined; require(key: string): string };
+} {
   return {
     config: {
       get: (key) => values[key],
@@ -98,7 +105,7 @@ export async function rejectionOf(promise: Promise<unknown>, type?: abstract new
   try {
     await promise;
   } catch (error) {
-    if (type !== undefined && !(error instanceof type)) throw new Error(`expected a ${type.name}, got ${String(error)}`);
+    if (type !== undefined && !(error instanceof type)) throw new Error(`expected a ${type.name}, got ${String(error)}`, { cause: error });
     return error;
   }
   throw new Error("expected the promise to reject, but it fulfilled");

@@ -13,11 +13,13 @@ const file = new pulumi.Config().get("catalogFile") ?? "products.yaml";
 const catalog = readCatalog(join(__dirname, file));
 const project = getProjectOutput({ name: catalog.project });
 
-export const products = Object.fromEntries(catalog.products.map((entry) => {
-  const { key, ...fields } = entry;
-  const product = new Product(key, { ...fields, projectId: project.id });
-  return [key, { id: product.id, status: product.status }];
-}));
+export const products = Object.fromEntries(
+  catalog.products.map((entry) => {
+    const { key, ...fields } = entry;
+    const product = new Product(key, { ...fields, projectId: project.id });
+    return [key, { id: product.id, status: product.status }];
+  }),
+);
 
 interface Catalog {
   project: string;

@@ -9,10 +9,27 @@
  * install, which serializes the provider as a one-line `require` stub.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import {
-  LocalWorkspace, PulumiCommand, Stack, type EngineEvent, type OutputMap, type PreviewResult, type UpResult,
+  LocalWorkspace,
+  PulumiCommand,
+  Stack,
+  type EngineEvent,
+  type OutputMap,
+  type PreviewResult,
+  type UpResult,
 } from "@pulumi/pulumi/automation";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import type { ProductInputs } from "../../src/provider/product";
@@ -35,8 +52,14 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
     }
     // Not --quiet: the script says on stderr where the CLI comes from, and when it has to build it.
     const bin = execFileSync("bash", [join(REPO, "scripts", "install-pulumi.sh")], {
-      encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000,
-    }).trim().split("\n").pop()!.replace(/^PULUMI_BIN=/, "");
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: 30 * 60_000,
+    })
+      .trim()
+      .split("\n")
+      .pop()!
+      .replace(/^PULUMI_BIN=/, "");
     // PulumiCommand wants <root>/bin/pulumi.
     let root = dirname(bin);
     if (basename(bin) !== "bin") {
@@ -62,7 +85,14 @@ export interface ProgramSpec {
   /** The `import` resource option, by logical name. */
   imports?: Record<string, string>;
   /** `projectId: "$project"` uses the `projectName` lookup; `siteId: "$siteByName"` the `siteName` one. */
-  lookups?: { projectName?: string; workspaceId?: string; sitesOf?: string; siteSubdomain?: string; siteName?: string; secretName?: boolean };
+  lookups?: {
+    projectName?: string;
+    workspaceId?: string;
+    sitesOf?: string;
+    siteSubdomain?: string;
+    siteName?: string;
+    secretName?: boolean;
+  };
 }
 
 export interface Run<R> {
@@ -95,7 +125,11 @@ export class EngineStack {
   static async create(
     sim: Simulator,
     options: {
-      config?: Record<string, string>; token?: string | null; program?: string; inPlace?: boolean; env?: Record<string, string>;
+      config?: Record<string, string>;
+      token?: string | null;
+      program?: string;
+      inPlace?: boolean;
+      env?: Record<string, string>;
       /** A Pulumi.yaml's text, written into the stack's scratch folder (instead of copying `program`). */
       yaml?: string;
       /** Load the serviceapi plugin from the repo's node_modules, as an npm project's `plugins.providers` entry does. */
@@ -126,21 +160,26 @@ export class EngineStack {
     const engine = new EngineStack(sim, dir, scratch);
     engine.#plugin = options.plugin === true;
     engine.#env = {
-        PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "engine-tests",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        // Type-checking is `npm run typecheck`'s job; the engine runs only need the JavaScript.
-        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-        PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
-        // Stack config is the only source of settings here, as in a GitOps pipeline.
-        SERVICEAPI_TOKEN: "",
-        SERVICEAPI_BASE_URL: "",
-        SERVICEAPI_PUBLIC_BASE_URL: "",
-        PULUMI_HOME: join(scratch, ".pulumi-home"),
-        ...options.env,
+      PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "engine-tests",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // Type-checking is `npm run typecheck`'s job; the engine runs only need the JavaScript.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+      // Stack config is the only source of settings here, as in a GitOps pipeline.
+      SERVICEAPI_TOKEN: "",
+      SERVICEAPI_BASE_URL: "",
+      SERVICEAPI_PUBLIC_BASE_URL: "",
+      PULUMI_HOME: join(scratch, ".pulumi-home"),
+      ...options.env,
     };
-    const ws = await LocalWorkspace.create({ workDir: dir, pulumiCommand: cmd, pulumiHome: join(scratch, ".pulumi-home"), envVars: engine.#env });
+    const ws = await LocalWorkspace.create({
+      workDir: dir,
+      pulumiCommand: cmd,
+      pulumiHome: join(scratch, ".pulumi-home"),
+      envVars: engine.#env,
+    });
     engine.#stack = await Stack.create("test", ws);
     const token = options.token === undefined ? sim.token : options.token;
     if (token !== null) await engine.#stack.setConfig("serviceapi:token", { value: token, secret: true });
@@ -163,14 +202,19 @@ export class EngineStack {
 
   /** The program's spec, as stack config; a secret one when it holds secrets (Pulumi shows plain config as it is). */
   async setSpec(spec: ProgramSpec): Promise<void> {
-    await this.#stack.setConfig("engine:spec", { value: JSON.stringify(spec), secret: spec.secretInputs === true || spec.lookups?.secretName === true });
+    await this.#stack.setConfig("engine:spec", {
+      value: JSON.stringify(spec),
+      secret: spec.secretInputs === true || spec.lookups?.secretName === true,
+    });
   }
 
   async up(options: { refresh?: boolean; runProgram?: boolean; replace?: string[] } = {}): Promise<Run<UpResult>> {
     return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", ...options }));
   }
 
-  async preview(options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean; replace?: string[] } = {}): Promise<Run<PreviewResult>> {
+  async preview(
+    options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean; replace?: string[] } = {},
+  ): Promise<Run<PreviewResult>> {
     return this.#run((onEvent) => this.#stack.preview({ onEvent, color: "never", ...options }));
   }
 
@@ -195,7 +239,9 @@ export class EngineStack {
   /** `pulumi stack export` as a user runs it (secrets stay encrypted; the Automation API's own export decrypts them). */
   async exportText(): Promise<string> {
     return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", "test"], {
-      cwd: this.dir, env: { ...process.env, ...this.#env }, encoding: "utf8",
+      cwd: this.dir,
+      env: { ...process.env, ...this.#env },
+      encoding: "utf8",
     });
   }
 
@@ -206,7 +252,13 @@ export class EngineStack {
 
   /** A shell line that runs `pulumi <args>` on this stack from a terminal (to reproduce or explore). */
   commandLine(args: string): string {
-    const keys = ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_HOME", "PULUMI_SKIP_UPDATE_CHECK", "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"];
+    const keys = [
+      "PULUMI_BACKEND_URL",
+      "PULUMI_CONFIG_PASSPHRASE",
+      "PULUMI_HOME",
+      "PULUMI_SKIP_UPDATE_CHECK",
+      "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION",
+    ];
     const env = keys.map((k) => `${k}=${shellQuote(this.#env[k] ?? "")}`).join(" ");
     return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack test`;
   }
@@ -217,11 +269,18 @@ export class EngineStack {
    */
   spawnCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
     const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", "test"], {
-      cwd: this.dir, env: { ...process.env, ...this.#env }, detached: true, stdio: ["ignore", "pipe", "pipe"],
+      cwd: this.dir,
+      env: { ...process.env, ...this.#env },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
     });
     let text = "";
-    child.stdout!.on("data", (chunk: Buffer) => { text += chunk.toString("utf8"); });
-    child.stderr!.on("data", (chunk: Buffer) => { text += chunk.toString("utf8"); });
+    child.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     return { child, output: () => text, exited };
   }
@@ -254,7 +313,7 @@ export class EngineStack {
 
   /** Resources of one type from the exported state: the dynamic resources, or with `face: "plugin"` the plugin's. */
   async resources(type: "Product" | "Site" | "Task", face: "dynamic" | "plugin" = "dynamic"): Promise<StateResource[]> {
-    const state = await this.#stack.exportStack() as { deployment: { resources?: StateResource[] } };
+    const state = (await this.#stack.exportStack()) as { deployment: { resources?: StateResource[] } };
     const token = face === "dynamic" ? `pulumi-nodejs:dynamic/serviceapi:${type}` : `serviceapi:index:${type}`;
     return (state.deployment.resources ?? []).filter((r) => r.type === token);
   }
@@ -267,9 +326,20 @@ export class EngineStack {
     try {
       result = await go((e) => events.push(e));
     } catch (error) {
-      throw Object.assign(error as Error, { events, diagnostics: diagnosticsOf(events), text: textOf(events, error), visible: textOf(withoutDebug(events), error) });
+      throw Object.assign(error as Error, {
+        events,
+        diagnostics: diagnosticsOf(events),
+        text: textOf(events, error),
+        visible: textOf(withoutDebug(events), error),
+      });
     }
-    return { result, events, diagnostics: diagnosticsOf(events), text: textOf(events, result), visible: textOf(withoutDebug(events), result) };
+    return {
+      result,
+      events,
+      diagnostics: diagnosticsOf(events),
+      text: textOf(events, result),
+      visible: textOf(withoutDebug(events), result),
+    };
   }
 
   async dispose(): Promise<void> {
@@ -302,15 +372,21 @@ export interface StateResource {
  * The `plugins.providers` entry that loads the serviceapi plugin from the package installed in the
  * repo's node_modules, as an npm project's Pulumi.yaml does.
  */
-export const PLUGIN_FROM_NODE_MODULES =
-  `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
+export const PLUGIN_FROM_NODE_MODULES = `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
 
 /** A spec of `count` products in one project, named and titled `<prefix><i>` / `<prefix> <i>` (and slugged, with `slug`). */
 export function catalog(projectId: string, count: number, prefix: string, options: { slug?: boolean } = {}): ProgramSpec {
   return {
-    products: Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, {
-      projectId, title: `${prefix} ${i}`, ...(options.slug && { slug: `${prefix.toLowerCase()}-${i}` }),
-    }])),
+    products: Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        `${prefix}${i}`,
+        {
+          projectId,
+          title: `${prefix} ${i}`,
+          ...(options.slug && { slug: `${prefix.toLowerCase()}-${i}` }),
+        },
+      ]),
+    ),
   };
 }
 
@@ -332,7 +408,9 @@ export async function expectFailure(promise: Promise<unknown>): Promise<FailedRu
 }
 
 function diagnosticsOf(events: EngineEvent[]) {
-  return events.flatMap((e) => (e.diagnosticEvent ? [{ severity: e.diagnosticEvent.severity, message: e.diagnosticEvent.message, urn: e.diagnosticEvent.urn }] : []));
+  return events.flatMap((e) =>
+    e.diagnosticEvent ? [{ severity: e.diagnosticEvent.severity, message: e.diagnosticEvent.message, urn: e.diagnosticEvent.urn }] : [],
+  );
 }
 
 function withoutDebug(events: EngineEvent[]): EngineEvent[] {
@@ -346,16 +424,21 @@ function textOf(events: EngineEvent[], result: unknown): string {
 
 /** Steps the engine reported, as `op urn-name` (e.g. `update pro`), without the stack itself. */
 export function steps(events: EngineEvent[]): string[] {
-  return events.flatMap((e) => {
-    const m = e.resourcePreEvent?.metadata;
-    if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return [];
-    return [`${m.op} ${m.urn.split("::").pop()}`];
-  }).sort();
+  return events
+    .flatMap((e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return [];
+      return [`${m.op} ${m.urn.split("::").pop()}`];
+    })
+    .sort();
 }
 
 /** The simulator's request log as `METHOD path body` lines — what went over the wire. */
 export function wire(sim: Simulator): { operation: string | null; method: string; path: string; body: unknown }[] {
-  return sim.requests().filter((r) => r.operation !== null).map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
+  return sim
+    .requests()
+    .filter((r) => r.operation !== null)
+    .map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
 }
 
 /** The requests the simulator saw, as "N (operation ×n, …)" in operation order, or "0". */
@@ -363,7 +446,12 @@ export function requestSummary(sim: Simulator): string {
   const counts = new Map<string, number>();
   for (const c of wire(sim)) counts.set(c.operation!, (counts.get(c.operation!) ?? 0) + 1);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  return total === 0 ? "0" : `${total} (${[...counts].sort().map(([op, n]) => `${op} ×${n}`).join(", ")})`;
+  return total === 0
+    ? "0"
+    : `${total} (${[...counts]
+        .sort()
+        .map(([op, n]) => `${op} ×${n}`)
+        .join(", ")})`;
 }
 
 function shellQuote(text: string): string {

@@ -10,8 +10,20 @@ import { CursorList, type Page } from "./pagination";
 import { Transport } from "./internal/transport";
 import { parseRequest } from "./internal/validation";
 import {
-  CreateProductBody, CreateTaskBody, ListProjectsQuery, ListSitesQuery, Product, ProjectList, Site, SiteList, Task,
-  UpdateProductBody, UpdateSiteBody, uuid, type OperationName, type Project,
+  CreateProductBody,
+  CreateTaskBody,
+  ListProjectsQuery,
+  ListSitesQuery,
+  Product,
+  ProjectList,
+  Site,
+  SiteList,
+  Task,
+  UpdateProductBody,
+  UpdateSiteBody,
+  uuid,
+  type OperationName,
+  type Project,
 } from "../contract/schemas";
 import { version as VERSION } from "../../package.json";
 
@@ -30,7 +42,10 @@ export class ServiceApiClient {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
     this.#transport = new Transport({
-      config, dispatcher: this.#dispatcher, logger: options.logger, userAgent: options.userAgent ?? `pulumi-serviceapi/${VERSION}`,
+      config,
+      dispatcher: this.#dispatcher,
+      logger: options.logger,
+      userAgent: options.userAgent ?? `pulumi-serviceapi/${VERSION}`,
     });
     this.#baseUrl = config.baseUrl.href;
   }
@@ -84,12 +99,20 @@ export class ServiceApiClient {
 
   /** Shared by both listings: the query is checked now, so a bad `limit` throws before any iteration. */
   #list<Q extends { cursor?: string | undefined; limit?: number | undefined }, T>(
-    op: OperationName, querySchema: z.ZodType<Q>, query: Q,
-    pageSchema: z.ZodType<{ data: T[]; has_more: boolean; next_cursor: string | null }>, options: RequestOptions | undefined,
+    op: OperationName,
+    querySchema: z.ZodType<Q>,
+    query: Q,
+    pageSchema: z.ZodType<{ data: T[]; has_more: boolean; next_cursor: string | null }>,
+    options: RequestOptions | undefined,
   ): CursorList<T> {
     const q = parseRequest(op, querySchema, query);
     const fetchPage = async (cursor: string | undefined): Promise<Page<T>> => {
-      const page = await this.#transport.call(op, { query: { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE } }, pageSchema, options);
+      const page = await this.#transport.call(
+        op,
+        { query: { ...q, cursor: cursor ?? q.cursor, limit: q.limit ?? MAX_PAGE_SIZE } },
+        pageSchema,
+        options,
+      );
       return { items: page.data, hasMore: page.has_more, nextCursor: page.next_cursor };
     };
     return new CursorList(op, fetchPage, q.cursor, (text) => this.#transport.redact(text));

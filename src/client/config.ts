@@ -85,8 +85,16 @@ export const SYSTEM_CLOCK: Clock = {
 };
 
 /** The retry options, by the same names as in `ClientOptions`. */
-export type RetryPolicy = Pick<Required<ClientOptions>,
-  "maxRetries" | "initialRetryDelayMs" | "maxRetryDelayMs" | "maxRetryAfterMs" | "rateLimitBudgetMs" | "maxRateLimitRetries" | "minRateLimitDelayMs">;
+export type RetryPolicy = Pick<
+  Required<ClientOptions>,
+  | "maxRetries"
+  | "initialRetryDelayMs"
+  | "maxRetryDelayMs"
+  | "maxRetryAfterMs"
+  | "rateLimitBudgetMs"
+  | "maxRateLimitRetries"
+  | "minRateLimitDelayMs"
+>;
 
 export interface ResolvedConfig {
   token: string;
@@ -177,10 +185,14 @@ export function checkNumber(name: NumericOption, value: number | undefined, labe
 /** The token is sent in a header, so it must be a valid header value; the message never shows it. */
 function checkToken(token: string): void {
   if (!/^[\x21-\x7e]+$/.test(token)) {
-    throw new ConfigError("token must be printable ASCII without spaces, control characters or non-ASCII letters (it is sent in the Authorization header)");
+    throw new ConfigError(
+      "token must be printable ASCII without spaces, control characters or non-ASCII letters (it is sent in the Authorization header)",
+    );
   }
   if (token.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(`token is too short (${token.length} characters; at least ${MIN_TOKEN_LENGTH}): check SERVICEAPI_TOKEN or serviceapi:token`);
+    throw new ConfigError(
+      `token is too short (${token.length} characters; at least ${MIN_TOKEN_LENGTH}): check SERVICEAPI_TOKEN or serviceapi:token`,
+    );
   }
 }
 

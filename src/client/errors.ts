@@ -32,8 +32,7 @@ export class ServiceApiError extends Error {
 
 export const MAY_HAVE_CREATED =
   "The request was not retried because the record may have been created: check for it before creating it again.";
-const MAY_HAVE_UPDATED =
-  "The update may have been applied: read the record again before relying on its state.";
+const MAY_HAVE_UPDATED = "The update may have been applied: read the record again before relying on its state.";
 
 /** What a caller should know when the outcome is unknown, by method. */
 function outcomeNote(method: HttpMethod): string {
@@ -64,8 +63,9 @@ export class ApiError extends ServiceApiError {
 
   constructor(init: ApiErrorInit, extra?: string) {
     const code = init.envelope?.code ?? `http_${init.status}`;
-    const serverMessage = init.envelope?.message
-      ?? `unexpected ${init.status} response without an error envelope${init.bodyText ? `: ${truncate(init.bodyText, 200)}` : ""}`;
+    const serverMessage =
+      init.envelope?.message ??
+      `unexpected ${init.status} response without an error envelope${init.bodyText ? `: ${truncate(init.bodyText, 200)}` : ""}`;
     const parts = [`${init.operation} failed: ${init.status} ${code}: ${serverMessage}`];
     if (init.envelope?.doc_url) parts.push(`(docs: ${init.envelope.doc_url})`);
     if (init.requestId) parts.push(`[request id ${init.requestId}]`);
@@ -124,7 +124,8 @@ export class ConnectionError extends ServiceApiError {
    */
   readonly unreachable: boolean;
   constructor(
-    operation: string, detail: string,
+    operation: string,
+    detail: string,
     opts: { cause?: unknown; mayHaveSucceeded?: boolean; method?: HttpMethod; code?: string; unreachable?: boolean } = {},
   ) {
     super(opts.code ?? "SERVICEAPI_CONNECTION", withOutcome(`${operation} failed: ${detail}`, opts), { operation, ...opts });
@@ -145,7 +146,9 @@ export class TimeoutError extends ConnectionError {
 /** The caller's `AbortSignal` fired: the request, a backoff sleep or a shared 429 wait was stopped. */
 export class AbortError extends ServiceApiError {
   constructor(operation: string, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; cause?: unknown; stopped?: boolean } = {}) {
-    const what = opts.stopped ? `${operation} was not sent: the client was stopped (its stopSignal fired)` : `${operation} was aborted by the caller`;
+    const what = opts.stopped
+      ? `${operation} was not sent: the client was stopped (its stopSignal fired)`
+      : `${operation} was aborted by the caller`;
     super("SERVICEAPI_ABORTED", withOutcome(what, opts), { operation, ...opts });
   }
 }
@@ -153,10 +156,19 @@ export class AbortError extends ServiceApiError {
 /** The response body was larger than `maxResponseBytes`; it was not read further. */
 export class ResponseTooLargeError extends ServiceApiError {
   constructor(
-    operation: string, status: number, maxBytes: number, opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; setting?: string } = {},
+    operation: string,
+    status: number,
+    maxBytes: number,
+    opts: { mayHaveSucceeded?: boolean; method?: HttpMethod; setting?: string } = {},
   ) {
-    super("SERVICEAPI_RESPONSE_TOO_LARGE", withOutcome(
-      `${operation}: the ${status} response body is larger than ${opts.setting ?? "maxResponseBytes"} (${maxBytes} bytes)`, opts), { operation, ...opts });
+    super(
+      "SERVICEAPI_RESPONSE_TOO_LARGE",
+      withOutcome(
+        `${operation}: the ${status} response body is larger than ${opts.setting ?? "maxResponseBytes"} (${maxBytes} bytes)`,
+        opts,
+      ),
+      { operation, ...opts },
+    );
   }
 }
 
@@ -189,12 +201,16 @@ export class ResponseValidationError extends ServiceApiError {
   constructor(operation: string, status: number, issues: ErrorIssue[], opts: { method?: HttpMethod; requestId?: string } = {}) {
     const applied = opts.method !== undefined && opts.method !== "GET";
     const id = opts.requestId ? ` [request id ${opts.requestId}]` : "";
-    const note = !applied ? "" : opts.method === "POST"
-      ? " The service accepted the request, so the record was created: find it before creating it again."
-      : " The service accepted the update; read the record again to see its state.";
-    super("SERVICEAPI_INVALID_RESPONSE",
+    const note = !applied
+      ? ""
+      : opts.method === "POST"
+        ? " The service accepted the request, so the record was created: find it before creating it again."
+        : " The service accepted the update; read the record again to see its state.";
+    super(
+      "SERVICEAPI_INVALID_RESPONSE",
       `${operation}: the ${status} response does not match the API schema: ${formatIssues(issues)}${id}.${note}`,
-      { operation, mayHaveSucceeded: applied });
+      { operation, mayHaveSucceeded: applied },
+    );
     this.issues = issues;
     this.status = status;
   }

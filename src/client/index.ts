@@ -4,18 +4,50 @@
  */
 export { ServiceApiClient } from "./client";
 export {
-  type ClientOptions, type RequestOptions, type LogEvent, type Clock, SYSTEM_CLOCK, NUMERIC_OPTIONS, MIN_TOKEN_LENGTH,
-  checkClientOptions, checkNumber as checkNumericOption,
+  type ClientOptions,
+  type RequestOptions,
+  type LogEvent,
+  type Clock,
+  SYSTEM_CLOCK,
+  NUMERIC_OPTIONS,
+  MIN_TOKEN_LENGTH,
+  checkClientOptions,
+  checkNumber as checkNumericOption,
 } from "./config";
 export {
-  ServiceApiError, ApiError, BadRequestError, AuthenticationError, PermissionDeniedError, NotFoundError,
-  RateLimitError, InternalServerError, ServiceUnavailableError, ConnectionError, TimeoutError, AbortError,
-  ResponseTooLargeError, ClientUsageError, RequestValidationError, ResponseValidationError, PaginationError, ConfigError,
+  ServiceApiError,
+  ApiError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  RateLimitError,
+  InternalServerError,
+  ServiceUnavailableError,
+  ConnectionError,
+  TimeoutError,
+  AbortError,
+  ResponseTooLargeError,
+  ClientUsageError,
+  RequestValidationError,
+  ResponseValidationError,
+  PaginationError,
+  ConfigError,
   type ErrorIssue,
 } from "./errors";
 export { CursorList, type Page } from "./pagination";
 export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "../contract/schemas";
 export type {
-  Project, Site, Task, Product, ProductStatus, KnownProductStatus, ListProjectsQuery, ListSitesQuery, UpdateSiteBody,
-  CreateTaskBody, CreateProductBody, UpdateProductBody,
+  Project,
+  Site,
+  Task,
+  Product,
+  ProductStatus,
+  KnownProductStatus,
+  ListProjectsQuery,
+  ListSitesQuery,
+  UpdateSiteBody,
+  CreateTaskBody,
+  CreateProductBody,
+  UpdateProductBody,
 } from "../contract/schemas";

@@ -36,11 +36,16 @@ export class CursorList<T> implements AsyncIterable<T> {
       yield page;
       if (!page.hasMore) return;
       if (page.nextCursor === null || page.nextCursor === "") {
-        throw new PaginationError(this.#operation,
-          `the server sent an unfollowable page: has_more is true but next_cursor is ${page.nextCursor === null ? "null" : "empty"}`);
+        throw new PaginationError(
+          this.#operation,
+          `the server sent an unfollowable page: has_more is true but next_cursor is ${page.nextCursor === null ? "null" : "empty"}`,
+        );
       }
       if (seen.has(page.nextCursor)) {
-        throw new PaginationError(this.#operation, `the server returned cursor ${this.#redact(JSON.stringify(page.nextCursor))} a second time`);
+        throw new PaginationError(
+          this.#operation,
+          `the server returned cursor ${this.#redact(JSON.stringify(page.nextCursor))} a second time`,
+        );
       }
       seen.add(page.nextCursor);
       cursor = page.nextCursor;

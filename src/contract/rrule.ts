@@ -13,8 +13,20 @@ const FREQS = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SE
 type Freq = (typeof FREQS)[number];
 const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 const PARTS = [
-  "FREQ", "UNTIL", "COUNT", "INTERVAL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY",
-  "BYYEARDAY", "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
+  "FREQ",
+  "UNTIL",
+  "COUNT",
+  "INTERVAL",
+  "BYSECOND",
+  "BYMINUTE",
+  "BYHOUR",
+  "BYDAY",
+  "BYMONTHDAY",
+  "BYYEARDAY",
+  "BYWEEKNO",
+  "BYMONTH",
+  "BYSETPOS",
+  "WKST",
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -24,7 +36,11 @@ const DAY_MS = 86_400_000;
 /** The Gregorian calendar repeats exactly every 400 years (146,097 days, a whole number of weeks). */
 const CYCLE_MS = 146_097 * DAY_MS;
 const FIXED_PERIOD_MS: Partial<Record<Freq, number>> = {
-  WEEKLY: 7 * DAY_MS, DAILY: DAY_MS, HOURLY: 3_600_000, MINUTELY: 60_000, SECONDLY: 1_000,
+  WEEKLY: 7 * DAY_MS,
+  DAILY: DAY_MS,
+  HOURLY: 3_600_000,
+  MINUTELY: 60_000,
+  SECONDLY: 1_000,
 };
 
 interface ParsedRule {
@@ -124,12 +140,17 @@ export function nextOccurrence(value: string, start: Date, from: Date): Occurren
     };
   }
   return from.getTime() > start.getTime()
-    ? { ok: false, problem: "has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)" }
+    ? {
+        ok: false,
+        problem: "has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)",
+      }
     : { ok: false, problem: "has no occurrence: no date matches all of its BY parts (in the 100 years after scheduledAt)" };
 }
 
 function serialize(rule: ParsedRule): string {
-  return PARTS.filter((p) => rule.parts[p] !== undefined).map((p) => `${p}=${rule.parts[p]}`).join(";");
+  return PARTS.filter((p) => rule.parts[p] !== undefined)
+    .map((p) => `${p}=${rule.parts[p]}`)
+    .join(";");
 }
 
 function parse(value: string): Parse {
@@ -155,10 +176,16 @@ function parse(value: string): Parse {
   const ints: Partial<Record<Part, number[]>> = {};
   const ranges: [Part, number, number, boolean][] = [
     // part, min, max, whether negative values (counting from the end) are allowed
-    ["COUNT", 1, 2 ** 31 - 1, false], ["INTERVAL", 1, 2 ** 31 - 1, false],
-    ["BYSECOND", 0, 60, false], ["BYMINUTE", 0, 59, false], ["BYHOUR", 0, 23, false],
-    ["BYMONTHDAY", 1, 31, true], ["BYYEARDAY", 1, 366, true], ["BYWEEKNO", 1, 53, true],
-    ["BYMONTH", 1, 12, false], ["BYSETPOS", 1, 366, true],
+    ["COUNT", 1, 2 ** 31 - 1, false],
+    ["INTERVAL", 1, 2 ** 31 - 1, false],
+    ["BYSECOND", 0, 60, false],
+    ["BYMINUTE", 0, 59, false],
+    ["BYHOUR", 0, 23, false],
+    ["BYMONTHDAY", 1, 31, true],
+    ["BYYEARDAY", 1, 366, true],
+    ["BYWEEKNO", 1, 53, true],
+    ["BYMONTH", 1, 12, false],
+    ["BYSETPOS", 1, 366, true],
   ];
   for (const [part, min, max, signed] of ranges) {
     const raw = parts[part];
@@ -166,7 +193,8 @@ function parse(value: string): Parse {
     const list = part === "COUNT" || part === "INTERVAL" ? [raw] : raw.split(",");
     const numbers: number[] = [];
     for (const item of list) {
-      if (!/^[+-]?\d{1,10}$/.test(item)) return fail(`${part} must be ${list.length > 1 || part.startsWith("BY") ? "a list of integers" : "an integer"}`);
+      if (!/^[+-]?\d{1,10}$/.test(item))
+        return fail(`${part} must be ${list.length > 1 || part.startsWith("BY") ? "a list of integers" : "an integer"}`);
       const n = Number(item);
       const magnitude = Math.abs(n);
       if (magnitude < min || magnitude > max || (n < 0 && !signed)) {
@@ -194,7 +222,8 @@ function parse(value: string): Parse {
       if (freq !== "MONTHLY" && freq !== "YEARLY") return fail("BYDAY: a numbered weekday needs FREQ=MONTHLY or YEARLY");
       if (freq === "YEARLY" && parts.BYWEEKNO !== undefined) return fail("BYDAY: a numbered weekday cannot be used with BYWEEKNO");
       const most = freq === "MONTHLY" || parts.BYMONTH !== undefined ? 5 : 53;
-      if (n < 1 || n > most) return fail(`BYDAY: the number of a weekday must be 1 to ${most}${most === 5 ? " (a month has at most 5 of a weekday)" : ""}`);
+      if (n < 1 || n > most)
+        return fail(`BYDAY: the number of a weekday must be 1 to ${most}${most === 5 ? " (a month has at most 5 of a weekday)" : ""}`);
     }
   }
   if (parts.BYMONTHDAY !== undefined && freq === "WEEKLY") return fail("BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)");
@@ -211,8 +240,10 @@ function parse(value: string): Parse {
   if (subDaily && dateParts.length > 0 && timeParts.length > 0) {
     // The rrule package skips excluded days with a jump that then spins through BYHOUR/BYMINUTE/
     // BYSECOND and can loop for good; the same schedule is expressible with a daily or coarser FREQ.
-    return fail(`FREQ=${freq} with both ${dateParts.join("/")} and ${timeParts.join("/")} is not supported; `
-      + "use FREQ=DAILY (or coarser) with BYHOUR/BYMINUTE/BYSECOND for times on chosen days");
+    return fail(
+      `FREQ=${freq} with both ${dateParts.join("/")} and ${timeParts.join("/")} is not supported; ` +
+        "use FREQ=DAILY (or coarser) with BYHOUR/BYMINUTE/BYSECOND for times on chosen days",
+    );
   }
   const interval = ints.INTERVAL?.[0] ?? 1;
   const coarser = freq === "SECONDLY" ? (["BYMINUTE", "BYHOUR"] as const) : freq === "MINUTELY" ? (["BYHOUR"] as const) : [];
@@ -223,13 +254,29 @@ function parse(value: string): Parse {
   }
   if (ints.BYSETPOS) {
     const count = (p: Part) => new Set<unknown>(ints[p] ?? parts[p]?.split(",") ?? [0]).size;
-    const times = { DAILY: count("BYHOUR") * count("BYMINUTE") * count("BYSECOND"), HOURLY: count("BYMINUTE") * count("BYSECOND"),
-      MINUTELY: count("BYSECOND"), SECONDLY: 1 }[freq as "DAILY"] ?? count("BYHOUR") * count("BYMINUTE") * count("BYSECOND");
+    const times =
+      {
+        DAILY: count("BYHOUR") * count("BYMINUTE") * count("BYSECOND"),
+        HOURLY: count("BYMINUTE") * count("BYSECOND"),
+        MINUTELY: count("BYSECOND"),
+        SECONDLY: 1,
+      }[freq as "DAILY"] ?? count("BYHOUR") * count("BYMINUTE") * count("BYSECOND");
     // Without a day-level BY part each period holds one day: the start's weekday, day of month or date.
     const dayParts = (p: readonly Part[]) => p.some((x) => parts[x] !== undefined);
-    const days = freq === "WEEKLY" ? (parts.BYDAY ? 7 : 1)
-      : freq === "MONTHLY" ? (dayParts(["BYDAY", "BYMONTHDAY"]) ? 31 : 1)
-      : freq === "YEARLY" ? (dayParts(["BYMONTH", "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO"]) ? 366 : 1) : 1;
+    const days =
+      freq === "WEEKLY"
+        ? parts.BYDAY
+          ? 7
+          : 1
+        : freq === "MONTHLY"
+          ? dayParts(["BYDAY", "BYMONTHDAY"])
+            ? 31
+            : 1
+          : freq === "YEARLY"
+            ? dayParts(["BYMONTH", "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO"])
+              ? 366
+              : 1
+            : 1;
     const most = days * times;
     if (ints.BYSETPOS.every((n) => Math.abs(n) > most)) {
       return fail(`BYSETPOS selects nothing: each FREQ=${freq} period has at most ${most} candidate${most === 1 ? "" : "s"}`);
@@ -285,19 +332,26 @@ function unreachableTime(rule: ParsedRule, start: Date): string | undefined {
   const unit = { HOURLY: 3600, MINUTELY: 60, SECONDLY: 1 }[rule.freq as "HOURLY"];
   if (unit === undefined) return undefined;
   const hours = rule.ints.BYHOUR ?? range(24);
-  const minutes = rule.freq === "HOURLY" ? [0] : rule.ints.BYMINUTE ?? range(60);
-  const seconds = rule.freq === "SECONDLY" ? rule.ints.BYSECOND ?? range(60) : [0];
-  if (!rule.ints.BYHOUR && !(rule.freq !== "HOURLY" && rule.ints.BYMINUTE) && !(rule.freq === "SECONDLY" && rule.ints.BYSECOND)) return undefined;
+  const minutes = rule.freq === "HOURLY" ? [0] : (rule.ints.BYMINUTE ?? range(60));
+  const seconds = rule.freq === "SECONDLY" ? (rule.ints.BYSECOND ?? range(60)) : [0];
+  if (!rule.ints.BYHOUR && !(rule.freq !== "HOURLY" && rule.ints.BYMINUTE) && !(rule.freq === "SECONDLY" && rule.ints.BYSECOND))
+    return undefined;
   const unitsPerDay = 86_400 / unit;
   const g = gcd(rule.interval, unitsPerDay);
-  const startSecond = start.getUTCHours() * 3600 + (rule.freq === "HOURLY" ? 0 : start.getUTCMinutes() * 60)
-    + (rule.freq === "SECONDLY" ? start.getUTCSeconds() : 0);
+  const startSecond =
+    start.getUTCHours() * 3600 +
+    (rule.freq === "HOURLY" ? 0 : start.getUTCMinutes() * 60) +
+    (rule.freq === "SECONDLY" ? start.getUTCSeconds() : 0);
   const phase = (startSecond / unit) % g;
-  for (const h of hours) for (const m of minutes) for (const s of seconds) {
-    if (((h * 3600 + m * 60 + s) / unit) % g === phase) return undefined;
-  }
-  return `is not a valid RRULE: stepping by its INTERVAL (FREQ=${rule.freq}) from the time of day of scheduledAt, `
-    + "no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached";
+  for (const h of hours)
+    for (const m of minutes)
+      for (const s of seconds) {
+        if (((h * 3600 + m * 60 + s) / unit) % g === phase) return undefined;
+      }
+  return (
+    `is not a valid RRULE: stepping by its INTERVAL (FREQ=${rule.freq}) from the time of day of scheduledAt, ` +
+    "no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached"
+  );
 }
 
 function range(n: number): number[] {

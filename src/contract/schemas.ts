@@ -63,7 +63,8 @@ export function text(min = 0, max = Number.POSITIVE_INFINITY) {
     const length = charLength(value);
     if (length >= min && length <= max) return;
     let message: string;
-    if (max === Number.POSITIVE_INFINITY) message = min === 1 ? "must not be empty" : `must be at least ${min} characters long (got ${length})`;
+    if (max === Number.POSITIVE_INFINITY)
+      message = min === 1 ? "must not be empty" : `must be at least ${min} characters long (got ${length})`;
     else if (min === 0) message = `must be at most ${max} characters long (got ${length})`;
     else message = `must be ${min} to ${max} characters long (got ${length})`;
     ctx.addIssue({ code: "custom", message });
@@ -198,23 +199,25 @@ const rrule = text().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-export const CreateTaskBody = z.strictObject({
-  title: text(1),
-  prompt: text(1),
-  scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
-  rrule: rrule.optional(),
-  projectId: uuid,
-  emoji: text().optional(),
-}).superRefine((body, ctx) => {
-  if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
-    ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
-    return;
-  }
-  // Checks that need both the rule and its start: reachability and a first occurrence.
-  if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
-  const problem = checkRecurrence(body.rrule, body.scheduledAt);
-  if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
-});
+export const CreateTaskBody = z
+  .strictObject({
+    title: text(1),
+    prompt: text(1),
+    scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
+    rrule: rrule.optional(),
+    projectId: uuid,
+    emoji: text().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
+      ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
+      return;
+    }
+    // Checks that need both the rule and its start: reachability and a first occurrence.
+    if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
+    const problem = checkRecurrence(body.rrule, body.scheduledAt);
+    if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
+  });
 
 const productTitle = text(LIMITS.productTitle.min, LIMITS.productTitle.max);
 const productDescription = text(0, LIMITS.productDescription.max).nullable();

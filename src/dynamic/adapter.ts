@@ -43,17 +43,29 @@ export function dynamicProvider<Outputs extends object>(lifecycle: Lifecycle<Out
       const { changes, replaces, deleteBeforeReplace } = await lifecycle.diff(ctx, id, olds, news);
       return { changes, replaces, deleteBeforeReplace };
     }),
-    create: (inputs: Values & DynamicKeys) => recordedOnFailure(inputs.__provider, adviseOnFailure(() => lifecycle.create(ctx, inputs))),
-    read: printedOnce(adviseOnFailure(async (id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>> => {
-      if (!lifecycle.read) return { id, ...(props !== undefined && { props }) };
-      return (await lifecycle.read(ctx, id, props!)) as pulumi.dynamic.ReadResult<Outputs>;
-    })),
-    update: (id: string, olds: Outputs, news: Values & DynamicKeys) => recordedOnFailure(news.__provider, adviseOnFailure(async () => {
-      return lifecycle.update ? lifecycle.update(ctx, id, olds, news) : { outs: olds };
-    })),
-    delete: printedOnce(adviseOnFailure(async (id: string, props: Outputs) => {
-      await lifecycle.remove?.(ctx, id, props);
-    })),
+    create: (inputs: Values & DynamicKeys) =>
+      recordedOnFailure(
+        inputs.__provider,
+        adviseOnFailure(() => lifecycle.create(ctx, inputs)),
+      ),
+    read: printedOnce(
+      adviseOnFailure(async (id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>> => {
+        if (!lifecycle.read) return { id, ...(props !== undefined && { props }) };
+        return (await lifecycle.read(ctx, id, props!)) as pulumi.dynamic.ReadResult<Outputs>;
+      }),
+    ),
+    update: (id: string, olds: Outputs, news: Values & DynamicKeys) =>
+      recordedOnFailure(
+        news.__provider,
+        adviseOnFailure(async () => {
+          return lifecycle.update ? lifecycle.update(ctx, id, olds, news) : { outs: olds };
+        }),
+      ),
+    delete: printedOnce(
+      adviseOnFailure(async (id: string, props: Outputs) => {
+        await lifecycle.remove?.(ctx, id, props);
+      }),
+    ),
   } satisfies pulumi.dynamic.ResourceProvider<Values & DynamicKeys, Outputs>;
 }
 
@@ -68,7 +80,9 @@ async function recordedOnFailure<R>(provider: string, operation: () => Promise<R
   } catch (error) {
     if (!(error instanceof PartialFailure)) throw error;
     throw Object.assign(new Error(error.message), {
-      id: error.id, properties: { ...error.outputs, __provider: provider }, reasons: [error.message],
+      id: error.id,
+      properties: { ...error.outputs, __provider: provider },
+      reasons: [error.message],
     });
   }
 }

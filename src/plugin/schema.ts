@@ -37,7 +37,9 @@ function jsonType(schema: z.ZodType): string {
 }
 
 function inputProperty(resource: string, field: InputField): PropertySpec {
-  const shown = field.shownToPeople ? " Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused." : "";
+  const shown = field.shownToPeople
+    ? " Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused."
+    : "";
   return {
     type: jsonType(field.schema),
     description: `${field.description}${shown}${field.replaces ? ` Changing it replaces the ${resource}.` : ""}`,
@@ -48,7 +50,9 @@ function inputProperty(resource: string, field: InputField): PropertySpec {
 function resourceSpec(fields: ResourceFields<unknown>) {
   const inputs = Object.entries(fields.inputs as Record<string, InputField>);
   const inputProperties = Object.fromEntries(inputs.map(([name, field]) => [name, inputProperty(fields.resource, field)]));
-  const outputProperties = Object.fromEntries(Object.entries(fields.outputs).map(([name, field]) => [name, { type: field.type, description: field.description }]));
+  const outputProperties = Object.fromEntries(
+    Object.entries(fields.outputs).map(([name, field]) => [name, { type: field.type, description: field.description }]),
+  );
   const requiredInputs = inputs.filter(([, field]) => field.required).map(([name]) => name);
   return {
     description: fields.description,
@@ -59,14 +63,22 @@ function resourceSpec(fields: ResourceFields<unknown>) {
   };
 }
 
-const configVariables = Object.fromEntries(Object.entries(SETTINGS).map(([key, setting]) => [key, {
-  type: setting.type,
-  description: setting.env ? `${setting.description} Environment fallback: ${setting.env}.` : setting.description,
-  ...(setting.secret && { secret: true }),
-}]));
+const configVariables = Object.fromEntries(
+  Object.entries(SETTINGS).map(([key, setting]) => [
+    key,
+    {
+      type: setting.type,
+      description: setting.env ? `${setting.description} Environment fallback: ${setting.env}.` : setting.description,
+      ...(setting.secret && { secret: true }),
+    },
+  ]),
+);
 
 /** Lookup results with a name of their own in the schema's `types`. */
-const NAMED_TYPES = new Map<z.ZodType, string>([[ProjectInfo, "ProjectInfo"], [SiteInfo, "SiteInfo"]]);
+const NAMED_TYPES = new Map<z.ZodType, string>([
+  [ProjectInfo, "ProjectInfo"],
+  [SiteInfo, "SiteInfo"],
+]);
 
 /** A function's argument or result field, from its zod schema: type, description, and whether it may be absent. */
 function fieldSpec(schema: z.ZodType): { spec: PropertySpec; required: boolean } {
@@ -96,15 +108,27 @@ function objectSpec(schema: z.ZodType): { properties: Record<string, PropertySpe
   return { properties: Object.fromEntries(fields.map(([name, f]) => [name, f.spec])), ...(required.length > 0 && { required }) };
 }
 
-const functions = Object.fromEntries(Object.entries(LOOKUPS).map(([name, fn]) => [typeToken(name), {
-  description: fn.description,
-  inputs: objectSpec(fn.args),
-  outputs: objectSpec(fn.result),
-}]));
+const functions = Object.fromEntries(
+  Object.entries(LOOKUPS).map(([name, fn]) => [
+    typeToken(name),
+    {
+      description: fn.description,
+      inputs: objectSpec(fn.args),
+      outputs: objectSpec(fn.result),
+    },
+  ]),
+);
 
-const types = Object.fromEntries([...NAMED_TYPES].map(([schema, name]) => [typeToken(name), {
-  type: "object", ...(schema.description !== undefined && { description: schema.description }), ...objectSpec(schema),
-}]));
+const types = Object.fromEntries(
+  [...NAMED_TYPES].map(([schema, name]) => [
+    typeToken(name),
+    {
+      type: "object",
+      ...(schema.description !== undefined && { description: schema.description }),
+      ...objectSpec(schema),
+    },
+  ]),
+);
 
 /** The package schema, as `pulumi package get-schema` prints it. */
 export function packageSchema(): Record<string, unknown> {

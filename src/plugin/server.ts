@@ -52,154 +52,164 @@ type Reply<Res> = grpc.sendUnaryData<Res>;
 /** The handlers the engine calls, on one process's context; anything not here answers UNIMPLEMENTED. */
 export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServiceImplementation> {
   return {
-  getPluginInfo: (_call: Call<Empty>, reply: Reply<PluginInfo>) => {
-    const info = new PluginInfo();
-    info.setVersion(version);
-    reply(null, info);
-  },
+    getPluginInfo: (_call: Call<Empty>, reply: Reply<PluginInfo>) => {
+      const info = new PluginInfo();
+      info.setVersion(version);
+      reply(null, info);
+    },
 
-  getSchema: (call: Call<proto.GetSchemaRequest>, reply: Reply<proto.GetSchemaResponse>) => {
-    if (call.request.getVersion() !== 0) return reply(failure(`unsupported schema version ${call.request.getVersion()}`));
-    const response = new proto.GetSchemaResponse();
-    response.setSchema(JSON.stringify(packageSchema()));
-    reply(null, response);
-  },
+    getSchema: (call: Call<proto.GetSchemaRequest>, reply: Reply<proto.GetSchemaResponse>) => {
+      if (call.request.getVersion() !== 0) return reply(failure(`unsupported schema version ${call.request.getVersion()}`));
+      const response = new proto.GetSchemaResponse();
+      response.setSchema(JSON.stringify(packageSchema()));
+      reply(null, response);
+    },
 
-  /** The provider's own inputs, checked as settings: a bad value fails here, naming the key. */
-  checkConfig: (call: Call<proto.CheckRequest>, reply: Reply<proto.CheckResponse>) => {
-    const news = values(call.request.getNews());
-    const response = new proto.CheckResponse();
-    response.setInputs(call.request.getNews() ?? new Struct());
-    if (!Object.values(news).some(isUnknown)) {
-      try {
-        readSettings(setting(news));
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        response.setFailuresList([checkFailure((error as Error).message)]);
+    /** The provider's own inputs, checked as settings: a bad value fails here, naming the key. */
+    checkConfig: (call: Call<proto.CheckRequest>, reply: Reply<proto.CheckResponse>) => {
+      const news = values(call.request.getNews());
+      const response = new proto.CheckResponse();
+      response.setInputs(call.request.getNews() ?? new Struct());
+      if (!Object.values(news).some(isUnknown)) {
+        try {
+          readSettings(setting(news));
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          response.setFailuresList([checkFailure((error as Error).message)]);
+        }
       }
-    }
-    reply(null, response);
-  },
+      reply(null, response);
+    },
 
-  /** A changed token or base URL changes how records are reached, never the records: no replacement. */
-  diffConfig: (call: Call<proto.DiffRequest>, reply: Reply<proto.DiffResponse>) => {
-    const olds = values(call.request.getOlds());
-    const news = values(call.request.getNews());
-    const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-    const changed = [...keys].filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
-    const response = new proto.DiffResponse();
-    response.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
-    response.setDiffsList(changed);
-    reply(null, response);
-  },
+    /** A changed token or base URL changes how records are reached, never the records: no replacement. */
+    diffConfig: (call: Call<proto.DiffRequest>, reply: Reply<proto.DiffResponse>) => {
+      const olds = values(call.request.getOlds());
+      const news = values(call.request.getNews());
+      const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+      const changed = [...keys].filter((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+      const response = new proto.DiffResponse();
+      response.setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+      response.setDiffsList(changed);
+      reply(null, response);
+    },
 
-  /**
-   * The default provider's config (`serviceapi:token`, …) or an explicit provider's arguments, with
-   * `SERVICEAPI_*` as the fallback. Each provider resource runs in its own plugin process, so two
-   * explicit providers with two tokens do not share settings.
-   */
-  configure: (call: Call<proto.ConfigureRequest>, reply: Reply<proto.ConfigureResponse>) => {
-    const args = values(call.request.getArgs());
-    const variables = Object.fromEntries(call.request.getVariablesMap().toArray()
-      .map(([key, value]) => [key.replace(new RegExp(`^${PACKAGE}:(config:)?`), ""), value]));
-    ctx.useSettings(() => readSettings(setting({ ...variables, ...args })));
-    const response = new proto.ConfigureResponse();
-    response.setAcceptsecrets(false);
-    response.setAcceptresources(false);
-    response.setSupportspreview(false);
-    reply(null, response);
-  },
+    /**
+     * The default provider's config (`serviceapi:token`, …) or an explicit provider's arguments, with
+     * `SERVICEAPI_*` as the fallback. Each provider resource runs in its own plugin process, so two
+     * explicit providers with two tokens do not share settings.
+     */
+    configure: (call: Call<proto.ConfigureRequest>, reply: Reply<proto.ConfigureResponse>) => {
+      const args = values(call.request.getArgs());
+      const variables = Object.fromEntries(
+        call.request
+          .getVariablesMap()
+          .toArray()
+          .map(([key, value]) => [key.replace(new RegExp(`^${PACKAGE}:(config:)?`), ""), value]),
+      );
+      ctx.useSettings(() => readSettings(setting({ ...variables, ...args })));
+      const response = new proto.ConfigureResponse();
+      response.setAcceptsecrets(false);
+      response.setAcceptresources(false);
+      response.setSupportspreview(false);
+      reply(null, response);
+    },
 
-  check: handle(async (request: proto.CheckRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    const news = { ...values(request.getNews()), [NAME_KEY]: nameOf(request.getName(), request.getUrn()) };
-    const result = lifecycle.check ? await lifecycle.check(ctx, values(request.getOlds()), news) : { inputs: news, failures: [] };
-    const response = new proto.CheckResponse();
-    response.setInputs(toStruct(result.inputs));
-    response.setFailuresList(result.failures.map((f: CheckFailure) => checkFailure(f.reason, f.property)));
-    return response;
-  }),
-
-  diff: handle(async (request: proto.DiffRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    const name = nameOf(request.getName(), request.getUrn());
-    const news = values(request.getNews());
-    const response = new proto.DiffResponse();
-    if (!lifecycle.diff) {
-      response.setChanges(proto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
+    check: handle(async (request: proto.CheckRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      const news = { ...values(request.getNews()), [NAME_KEY]: nameOf(request.getName(), request.getUrn()) };
+      const result = lifecycle.check ? await lifecycle.check(ctx, values(request.getOlds()), news) : { inputs: news, failures: [] };
+      const response = new proto.CheckResponse();
+      response.setInputs(toStruct(result.inputs));
+      response.setFailuresList(result.failures.map((f: CheckFailure) => checkFailure(f.reason, f.property)));
       return response;
-    }
-    const result = await lifecycle.diff(ctx, request.getId(), named(values(request.getOlds()), name), named(news, name));
-    response.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
-    response.setReplacesList(result.replaces);
-    response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
-    // Exactly the fields the lifecycle will change, and which of them replaces: the CLI shows them
-    // as native providers' are (`[diff: ~title]`), secret values included (`title: [secret] => [secret]`).
-    if (result.changed.length > 0) {
-      const oldInputs = values(request.getOldInputs() ?? request.getOlds());
-      response.setDiffsList(result.changed);
-      response.setHasdetaileddiff(true);
-      for (const key of result.changed) response.getDetaileddiffMap().set(key, propertyDiff(oldInputs[key], news[key], result.replaces.includes(key)));
-    }
-    return response;
-  }),
+    }),
 
-  create: handleRecordOperation(async (request: proto.CreateRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    const inputs = named(values(request.getProperties()), nameOf(request.getName(), request.getUrn()));
-    const { id, outs } = await lifecycle.create(ctx, inputs);
-    const response = new proto.CreateResponse();
-    response.setId(id);
-    response.setProperties(toStruct(outs));
-    return response;
-  }),
+    diff: handle(async (request: proto.DiffRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      const name = nameOf(request.getName(), request.getUrn());
+      const news = values(request.getNews());
+      const response = new proto.DiffResponse();
+      if (!lifecycle.diff) {
+        response.setChanges(proto.DiffResponse.DiffChanges.DIFF_UNKNOWN);
+        return response;
+      }
+      const result = await lifecycle.diff(ctx, request.getId(), named(values(request.getOlds()), name), named(news, name));
+      response.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+      response.setReplacesList(result.replaces);
+      response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+      // Exactly the fields the lifecycle will change, and which of them replaces: the CLI shows them
+      // as native providers' are (`[diff: ~title]`), secret values included (`title: [secret] => [secret]`).
+      if (result.changed.length > 0) {
+        const oldInputs = values(request.getOldInputs() ?? request.getOlds());
+        response.setDiffsList(result.changed);
+        response.setHasdetaileddiff(true);
+        for (const key of result.changed)
+          response.getDetaileddiffMap().set(key, propertyDiff(oldInputs[key], news[key], result.replaces.includes(key)));
+      }
+      return response;
+    }),
 
-  /**
-   * A refresh reads with the stored outputs. An import (`pulumi import`, the `import:` option,
-   * `--import-pending-creates`) has none: the lifecycle finds the record from the id alone, with
-   * any inputs the engine still has.
-   */
-  read: handleRecordOperation(async (request: proto.ReadRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    const name = nameOf(request.getName(), request.getUrn());
-    const props = values(request.getProperties());
-    const result = Object.keys(props).length === 0
-      ? await importRecord(lifecycle, request.getId(), { ...values(request.getInputs()), ...props, [NAME_KEY]: name })
-      : lifecycle.read ? await lifecycle.read(ctx, request.getId(), named(props, name)) : { id: request.getId(), props };
-    const response = new proto.ReadResponse();
-    response.setId(result.id ?? "");
-    if (result.props) response.setProperties(toStruct(result.props));
-    if (result.inputs) response.setInputs(toStruct(result.inputs));
-    return response;
-  }),
+    create: handleRecordOperation(async (request: proto.CreateRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      const inputs = named(values(request.getProperties()), nameOf(request.getName(), request.getUrn()));
+      const { id, outs } = await lifecycle.create(ctx, inputs);
+      const response = new proto.CreateResponse();
+      response.setId(id);
+      response.setProperties(toStruct(outs));
+      return response;
+    }),
 
-  update: handleRecordOperation(async (request: proto.UpdateRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    const name = nameOf(request.getName(), request.getUrn());
-    const olds = named(values(request.getOlds()), name);
-    const { outs } = lifecycle.update ? await lifecycle.update(ctx, request.getId(), olds, named(values(request.getNews()), name)) : { outs: olds };
-    const response = new proto.UpdateResponse();
-    response.setProperties(toStruct(outs));
-    return response;
-  }),
+    /**
+     * A refresh reads with the stored outputs. An import (`pulumi import`, the `import:` option,
+     * `--import-pending-creates`) has none: the lifecycle finds the record from the id alone, with
+     * any inputs the engine still has.
+     */
+    read: handleRecordOperation(async (request: proto.ReadRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      const name = nameOf(request.getName(), request.getUrn());
+      const props = values(request.getProperties());
+      const result =
+        Object.keys(props).length === 0
+          ? await importRecord(lifecycle, request.getId(), { ...values(request.getInputs()), ...props, [NAME_KEY]: name })
+          : lifecycle.read
+            ? await lifecycle.read(ctx, request.getId(), named(props, name))
+            : { id: request.getId(), props };
+      const response = new proto.ReadResponse();
+      response.setId(result.id ?? "");
+      if (result.props) response.setProperties(toStruct(result.props));
+      if (result.inputs) response.setInputs(toStruct(result.inputs));
+      return response;
+    }),
 
-  delete: handleRecordOperation(async (request: proto.DeleteRequest) => {
-    const lifecycle = lifecycleOf(request.getType(), request.getUrn());
-    await lifecycle.remove?.(ctx, request.getId(), named(values(request.getProperties()), nameOf(request.getName(), request.getUrn())));
-    return new Empty();
-  }),
+    update: handleRecordOperation(async (request: proto.UpdateRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      const name = nameOf(request.getName(), request.getUrn());
+      const olds = named(values(request.getOlds()), name);
+      const { outs } = lifecycle.update
+        ? await lifecycle.update(ctx, request.getId(), olds, named(values(request.getNews()), name))
+        : { outs: olds };
+      const response = new proto.UpdateResponse();
+      response.setProperties(toStruct(outs));
+      return response;
+    }),
 
-  invoke: handle(async (request: proto.InvokeRequest) => {
-    const response = new proto.InvokeResponse();
-    response.setReturn(toStruct(await invoke(request.getTok(), values(request.getArgs()))));
-    return response;
-  }),
+    delete: handleRecordOperation(async (request: proto.DeleteRequest) => {
+      const lifecycle = lifecycleOf(request.getType(), request.getUrn());
+      await lifecycle.remove?.(ctx, request.getId(), named(values(request.getProperties()), nameOf(request.getName(), request.getUrn())));
+      return new Empty();
+    }),
 
-  /** Requests in flight finish (a create's answer must not be lost); no new request starts. */
-  cancel: (_call: Call<Empty>, reply: Reply<Empty>) => {
-    ctx.cancel();
-    reply(null, new Empty());
-  },
+    invoke: handle(async (request: proto.InvokeRequest) => {
+      const response = new proto.InvokeResponse();
+      response.setReturn(toStruct(await invoke(request.getTok(), values(request.getArgs()))));
+      return response;
+    }),
+
+    /** Requests in flight finish (a create's answer must not be lost); no new request starts. */
+    cancel: (_call: Call<Empty>, reply: Reply<Empty>) => {
+      ctx.cancel();
+      reply(null, new Empty());
+    },
   };
 
   async function importRecord(lifecycle: Lifecycle, id: string, hint: Values) {
@@ -210,7 +220,8 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
   /** A function of the schema, by token: its arguments checked with its declaration, its lookup run on the process's client. */
   async function invoke(token: string, args: Values): Promise<object> {
     const name = (Object.keys(LOOKUPS) as (keyof typeof LOOKUPS)[]).find((key) => typeToken(key) === token);
-    if (name === undefined) throw new Error(`${PACKAGE} has no function ${token} (it has ${Object.keys(LOOKUPS).map(typeToken).join(", ")})`);
+    if (name === undefined)
+      throw new Error(`${PACKAGE} has no function ${token} (it has ${Object.keys(LOOKUPS).map(typeToken).join(", ")})`);
     // The plugin is handed secrets as plain values, so it cannot know which arguments were secret: never quote them.
     return LOOKUPS[name].invoke(ctx.client(), args, true);
   }
@@ -231,7 +242,8 @@ function handle<Req, Res>(work: (request: Req) => Promise<Res>) {
     const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
     forResource(urn, () => work(call.request)).then(
       (response) => reply(null, response),
-      (error: unknown) => reply(error instanceof PartialFailure ? partialFailure(error) : failure((error as Error).message ?? String(error))),
+      (error: unknown) =>
+        reply(error instanceof PartialFailure ? partialFailure(error) : failure((error as Error).message ?? String(error))),
     );
   };
 }
@@ -261,9 +273,18 @@ function partialFailure(error: PartialFailure): grpc.ServiceError {
 function propertyDiff(before: unknown, after: unknown, replaces: boolean): proto.PropertyDiff {
   const Kind = proto.PropertyDiff.Kind;
   const absent = (value: unknown) => value === undefined || value === null;
-  const kind = absent(before) && !absent(after) ? (replaces ? Kind.ADD_REPLACE : Kind.ADD)
-    : !absent(before) && absent(after) ? (replaces ? Kind.DELETE_REPLACE : Kind.DELETE)
-    : replaces ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+  const kind =
+    absent(before) && !absent(after)
+      ? replaces
+        ? Kind.ADD_REPLACE
+        : Kind.ADD
+      : !absent(before) && absent(after)
+        ? replaces
+          ? Kind.DELETE_REPLACE
+          : Kind.DELETE
+        : replaces
+          ? Kind.UPDATE_REPLACE
+          : Kind.UPDATE;
   const diff = new proto.PropertyDiff();
   diff.setKind(kind);
   diff.setInputdiff(true);
@@ -314,6 +335,5 @@ function setting(source: Values): (key: string) => string | undefined {
     return value === undefined || value === null ? undefined : String(value);
   };
 }
-
 
 export { ResourceProviderService };

@@ -5,7 +5,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
-  LOOKUPS, findProject, type GetProjectArgs, type GetProjectsArgs, type GetProjectsResult, type ProjectInfo,
+  LOOKUPS,
+  findProject,
+  type GetProjectArgs,
+  type GetProjectsArgs,
+  type GetProjectsResult,
+  type ProjectInfo,
 } from "../provider/lookups";
 import { invokeOutput, withProgramClient, type InputArgs } from "./program-client";
 
@@ -18,8 +23,9 @@ export async function getProjects(args: GetProjectsArgs = {}, _opts?: pulumi.Inv
 }
 
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectsResult> {
-  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts,
-    (a) => withProgramClient("getProjectsOutput", (client) => LOOKUPS.getProjects.run(client, a, false)));
+  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts, (a) =>
+    withProgramClient("getProjectsOutput", (client) => LOOKUPS.getProjects.run(client, a, false)),
+  );
 }
 
 /** Exactly one project by name or id; zero or several matches is an error listing candidates. */
@@ -28,6 +34,7 @@ export async function getProject(args: GetProjectArgs, _opts?: pulumi.InvokeOpti
 }
 
 export function getProjectOutput(args: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<ProjectInfo> {
-  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts,
-    (a, secret) => withProgramClient("getProjectOutput", (client) => findProject(client, "getProjectOutput", a, secret)));
+  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts, (a, secret) =>
+    withProgramClient("getProjectOutput", (client) => findProject(client, "getProjectOutput", a, secret)),
+  );
 }

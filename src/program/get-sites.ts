@@ -16,8 +16,9 @@ export async function getSites(args: GetSitesArgs, _opts?: pulumi.InvokeOptions)
 }
 
 export function getSitesOutput(args: GetSitesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSitesResult> {
-  return invokeOutput<GetSitesArgs, GetSitesResult>(args, opts,
-    (a) => withProgramClient("getSitesOutput", (client) => LOOKUPS.getSites.run(client, a, false)));
+  return invokeOutput<GetSitesArgs, GetSitesResult>(args, opts, (a) =>
+    withProgramClient("getSitesOutput", (client) => LOOKUPS.getSites.run(client, a, false)),
+  );
 }
 
 export async function getSite(args: GetSiteArgs, _opts?: pulumi.InvokeOptions): Promise<SiteInfo> {
@@ -25,6 +26,7 @@ export async function getSite(args: GetSiteArgs, _opts?: pulumi.InvokeOptions): 
 }
 
 export function getSiteOutput(args: GetSiteOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<SiteInfo> {
-  return invokeOutput<GetSiteArgs, SiteInfo>(args, opts,
-    (a, secret) => withProgramClient("getSiteOutput", (client) => findSite(client, "getSiteOutput", a, secret)));
+  return invokeOutput<GetSiteArgs, SiteInfo>(args, opts, (a, secret) =>
+    withProgramClient("getSiteOutput", (client) => findSite(client, "getSiteOutput", a, secret)),
+  );
 }

@@ -58,7 +58,9 @@ export async function withProgramClient<T>(fn: string, use: (client: ServiceApiC
  * can leave their values out.
  */
 export function invokeOutput<A, R>(
-  args: pulumi.Input<A> | pulumi.Inputs, opts: pulumi.InvokeOutputOptions | undefined, call: (args: A, secret: boolean) => Promise<R>,
+  args: pulumi.Input<A> | pulumi.Inputs,
+  opts: pulumi.InvokeOutputOptions | undefined,
+  call: (args: A, secret: boolean) => Promise<R>,
 ): pulumi.Output<R> {
   const resolvedArgs = pulumi.output(args as pulumi.Input<A>);
   const deps = dependencyIds(opts?.dependsOn);

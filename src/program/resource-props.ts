@@ -15,14 +15,20 @@ import { warnIfTokenNotSecret } from "./token-warning";
  *   messages without quoting a field value (any of which may be a secret).
  */
 export function resourceProps(
-  type: string, name: string, args: object, outputs: readonly string[], opts: pulumi.CustomResourceOptions | undefined,
+  type: string,
+  name: string,
+  args: object,
+  outputs: readonly string[],
+  opts: pulumi.CustomResourceOptions | undefined,
 ): Record<string, unknown> {
   warnIfTokenNotSecret();
   if (opts?.import !== undefined) {
     // The engine would reach the dynamic-provider server's read with no properties, which fails
     // with "Cannot read properties of undefined (reading 'toJavaScript')"; say what works instead.
-    throw new pulumi.RunError(`${type} "${name}": the \`import\` resource option does not work with Pulumi dynamic providers` +
-      (type === "Product" ? "; to take over an existing product, set `adoptId: \"<id>\"` instead." : "."));
+    throw new pulumi.RunError(
+      `${type} "${name}": the \`import\` resource option does not work with Pulumi dynamic providers` +
+        (type === "Product" ? '; to take over an existing product, set `adoptId: "<id>"` instead.' : "."),
+    );
   }
   const listed = Object.fromEntries(outputs.map((key) => [key, undefined]));
   return { ...listed, ...guardStrings(args), [NAME_KEY]: name };

@@ -22,7 +22,9 @@ export interface Task extends ResourceOutputs<TaskOutputs> {}
 export class Task extends pulumi.dynamic.Resource {
   constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {
     const derivedFromOutputs = [args.scheduledAt, args.rrule].some((v) => pulumi.Output.isInstance(v) || v instanceof Promise);
-    const options = derivedFromOutputs ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] } : opts;
+    const options = derivedFromOutputs
+      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] }
+      : opts;
     super(provider, name, resourceProps("Task", name, args, TASK_OUTPUTS, opts), options, "serviceapi", "Task");
   }
 }

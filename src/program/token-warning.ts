@@ -10,9 +10,11 @@ const TOKEN_KEY = "serviceapi:token";
 /** The warning for a token set in stack config (`set`) without `--secret`, if one is due. */
 export function tokenWarning(set: boolean, secret: boolean): string | undefined {
   if (!set || secret) return undefined;
-  return `${TOKEN_KEY} is set in plain text in the stack config, so the token is readable in Pulumi.<stack>.yaml and in the state. ` +
+  return (
+    `${TOKEN_KEY} is set in plain text in the stack config, so the token is readable in Pulumi.<stack>.yaml and in the state. ` +
     `Set it with \`pulumi config set --secret ${TOKEN_KEY} <token>\`, or better, remove it ` +
-    `(\`pulumi config rm ${TOKEN_KEY}\`) and provide SERVICEAPI_TOKEN in the environment of pulumi.`;
+    `(\`pulumi config rm ${TOKEN_KEY}\`) and provide SERVICEAPI_TOKEN in the environment of pulumi.`
+  );
 }
 
 /** What the program process has said already: the only state of the program side, kept here in one object. */

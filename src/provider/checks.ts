@@ -48,8 +48,11 @@ export function isUnknown(value: unknown): boolean {
 function illFormed(failures: Failures, field: string, value: unknown): boolean {
   if (typeof value !== "object" || value === null || !(ILL_FORMED in value)) return false;
   const at = (value as Record<string, unknown>)[ILL_FORMED];
-  failures.add(field, `must be well-formed Unicode text: it has a lone UTF-16 surrogate at character ${String(at)}, ` +
-    "which Pulumi would replace or refuse before the value reaches the service");
+  failures.add(
+    field,
+    `must be well-formed Unicode text: it has a lone UTF-16 surrogate at character ${String(at)}, ` +
+      "which Pulumi would replace or refuse before the value reaches the service",
+  );
   return true;
 }
 
@@ -64,8 +67,11 @@ function controlCharacter(failures: Failures, field: string, value: unknown): bo
   if (typeof value !== "string") return false;
   const match = CONTROL.exec(value);
   if (!match) return false;
-  failures.add(field, `must not contain control characters (${codePoint(match[0])} at character ${position(value, match.index)}); ` +
-    "only tab, line feed and carriage return are allowed");
+  failures.add(
+    field,
+    `must not contain control characters (${codePoint(match[0])} at character ${position(value, match.index)}); ` +
+      "only tab, line feed and carriage return are allowed",
+  );
   return true;
 }
 
@@ -85,11 +91,24 @@ const KEPT = /[\u200c-\u200f\u061c\u034f\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100
 const FLAG_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
 
 const NAMES: Record<number, string> = {
-  0x00ad: "SOFT HYPHEN", 0x115f: "HANGUL CHOSEONG FILLER", 0x1160: "HANGUL JUNGSEONG FILLER", 0x180e: "MONGOLIAN VOWEL SEPARATOR",
-  0x200b: "ZERO WIDTH SPACE", 0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
-  0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2060: "WORD JOINER", 0x2066: "LEFT-TO-RIGHT ISOLATE",
-  0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE", 0x3164: "HANGUL FILLER",
-  0xfeff: "ZERO WIDTH NO-BREAK SPACE", 0xffa0: "HALFWIDTH HANGUL FILLER",
+  0x00ad: "SOFT HYPHEN",
+  0x115f: "HANGUL CHOSEONG FILLER",
+  0x1160: "HANGUL JUNGSEONG FILLER",
+  0x180e: "MONGOLIAN VOWEL SEPARATOR",
+  0x200b: "ZERO WIDTH SPACE",
+  0x202a: "LEFT-TO-RIGHT EMBEDDING",
+  0x202b: "RIGHT-TO-LEFT EMBEDDING",
+  0x202c: "POP DIRECTIONAL FORMATTING",
+  0x202d: "LEFT-TO-RIGHT OVERRIDE",
+  0x202e: "RIGHT-TO-LEFT OVERRIDE",
+  0x2060: "WORD JOINER",
+  0x2066: "LEFT-TO-RIGHT ISOLATE",
+  0x2067: "RIGHT-TO-LEFT ISOLATE",
+  0x2068: "FIRST STRONG ISOLATE",
+  0x2069: "POP DIRECTIONAL ISOLATE",
+  0x3164: "HANGUL FILLER",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE",
+  0xffa0: "HALFWIDTH HANGUL FILLER",
 };
 
 function invisibleCharacter(failures: Failures, field: string, value: unknown): boolean {
@@ -102,8 +121,11 @@ function invisibleCharacter(failures: Failures, field: string, value: unknown): 
     const kind = (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) ? "direction-overriding" : "invisible";
     const name = NAMES[code] === undefined ? "" : ` ${NAMES[code]}`;
     const rtl = kind === "direction-overriding" ? "; right-to-left text may use U+200E, U+200F and U+061C" : "";
-    failures.add(field, `must not contain ${kind} characters (${codePoint(match[0])}${name} at character ${position(scanned, match.index)}): ` +
-      `a storefront shows the text differently than the diff does${rtl}`);
+    failures.add(
+      field,
+      `must not contain ${kind} characters (${codePoint(match[0])}${name} at character ${position(scanned, match.index)}): ` +
+        `a storefront shows the text differently than the diff does${rtl}`,
+    );
     return true;
   }
   return false;
@@ -152,7 +174,11 @@ export function checkInputs<I>(failures: Failures, fields: ResourceFields<I>, ne
  * TypeScript, and a dropped key would silently leave the field unmanaged.
  */
 function checkKnownKeys(
-  failures: Failures, resource: string, news: Record<string, unknown>, inputs: readonly string[], outputsOnly: readonly string[],
+  failures: Failures,
+  resource: string,
+  news: Record<string, unknown>,
+  inputs: readonly string[],
+  outputsOnly: readonly string[],
 ): void {
   for (const key of Object.keys(news).sort()) {
     if (key.startsWith("__") || inputs.includes(key)) continue;
@@ -165,7 +191,10 @@ function checkKnownKeys(
 }
 
 function suggestion(key: string, known: readonly string[]): string {
-  const near = closest(key.toLowerCase(), known.map((k) => k.toLowerCase()));
+  const near = closest(
+    key.toLowerCase(),
+    known.map((k) => k.toLowerCase()),
+  );
   const match = known.find((k) => k.toLowerCase() === near)!;
   // Close enough to be a typo: a third of the name, and at least two edits for short names.
   if (distance(key.toLowerCase(), near) <= Math.max(2, Math.floor(match.length / 3))) return `; did you mean ${match}?`;

@@ -16,7 +16,11 @@ export function isNotFound(error: unknown): error is NotFoundError {
  * into its server's partial-failure shape.
  */
 export class PartialFailure extends Error {
-  constructor(readonly id: string, readonly outputs: object, message: string) {
+  constructor(
+    readonly id: string,
+    readonly outputs: object,
+    message: string,
+  ) {
     super(message);
     this.name = "PartialFailure";
   }
@@ -24,7 +28,10 @@ export class PartialFailure extends Error {
 
 /** An error with advice: `cause` is the error itself, untouched. */
 export class AdvisedError extends Error {
-  constructor(override readonly cause: Error, readonly advice: string) {
+  constructor(
+    override readonly cause: Error,
+    readonly advice: string,
+  ) {
     super(`${cause.message} ${advice}`, { cause });
     this.name = cause.name;
   }
@@ -44,16 +51,22 @@ export function withAdvice(error: unknown, advice: string): unknown {
  */
 function configurationAdvice(error: unknown): string | undefined {
   if (error instanceof AuthenticationError) {
-    return "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
-      "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.";
+    return (
+      "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
+      "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN."
+    );
   }
   if (error instanceof ConnectionError && error.unreachable) {
-    return "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
-      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first.";
+    return (
+      "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
+      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first."
+    );
   }
   if (error instanceof ConfigError) {
-    return "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
-      "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`.";
+    return (
+      "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
+      "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`."
+    );
   }
   return undefined;
 }

@@ -7,11 +7,20 @@
 import { uuid } from "../contract/schemas";
 
 export function projectAndRecordId(type: "Site", id: string, hint: Record<string, unknown>): { projectId: string; recordId: string };
-export function projectAndRecordId(type: "Product", id: string, hint: Record<string, unknown>): { projectId: string | undefined; recordId: string };
-export function projectAndRecordId(type: "Product" | "Site", id: string, hint: Record<string, unknown>): { projectId: string | undefined; recordId: string } {
+export function projectAndRecordId(
+  type: "Product",
+  id: string,
+  hint: Record<string, unknown>,
+): { projectId: string | undefined; recordId: string };
+export function projectAndRecordId(
+  type: "Product" | "Site",
+  id: string,
+  hint: Record<string, unknown>,
+): { projectId: string | undefined; recordId: string } {
   const parts = id.split("/");
   const bareAllowed = type === "Product";
-  const form = `${type} import ids are <projectId>/<${type.toLowerCase()}Id>${bareAllowed ? " (or <productId> alone, with projectId declared in the program)" : ""}, ` +
+  const form =
+    `${type} import ids are <projectId>/<${type.toLowerCase()}Id>${bareAllowed ? " (or <productId> alone, with projectId declared in the program)" : ""}, ` +
     `because the API's ${type.toLowerCase()} record does not say which project it is in ` +
     `(for example: pulumi import serviceapi:index:${type} my-${type.toLowerCase()} <projectId>/<${type.toLowerCase()}Id>)`;
   let projectId: unknown;

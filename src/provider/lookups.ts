@@ -15,19 +15,23 @@ import { requireId } from "./omitted-id";
  * each.
  */
 
-export const ProjectInfo = z.object({
-  id: z.string().describe("The project's id."),
-  name: z.string().nullable().describe("The project's name; may be null (the API allows unnamed projects)."),
-  workspaceId: z.string().describe("The workspace the project is in."),
-}).describe("A project the token can act on.");
+export const ProjectInfo = z
+  .object({
+    id: z.string().describe("The project's id."),
+    name: z.string().nullable().describe("The project's name; may be null (the API allows unnamed projects)."),
+    workspaceId: z.string().describe("The workspace the project is in."),
+  })
+  .describe("A project the token can act on.");
 export type ProjectInfo = z.infer<typeof ProjectInfo>;
 
-export const SiteInfo = z.object({
-  id: z.string().describe("The site's id: the siteId of a Site."),
-  name: z.string().nullable().describe("The site's current name; may be null (the spec does not mark it required)."),
-  subdomain: z.string().nullable().describe("The site's subdomain; may be null. Look a site up by it when a Site renames the site."),
-  isDefault: z.boolean().nullable().describe("Whether it is the project's default site; may be null."),
-}).describe("A site of a project.");
+export const SiteInfo = z
+  .object({
+    id: z.string().describe("The site's id: the siteId of a Site."),
+    name: z.string().nullable().describe("The site's current name; may be null (the spec does not mark it required)."),
+    subdomain: z.string().nullable().describe("The site's subdomain; may be null. Look a site up by it when a Site renames the site."),
+    isDefault: z.boolean().nullable().describe("Whether it is the project's default site; may be null."),
+  })
+  .describe("A site of a project.");
 export type SiteInfo = z.infer<typeof SiteInfo>;
 
 export const GetProjectsArgs = z.object({
@@ -93,7 +97,8 @@ export const LOOKUPS = {
     args: GetProjectsArgs,
     result: GetProjectsResult,
     run: async (client, args) => ({
-      ...(args.workspaceId !== undefined && { workspaceId: args.workspaceId }), projects: await listProjects(client, args.workspaceId),
+      ...(args.workspaceId !== undefined && { workspaceId: args.workspaceId }),
+      projects: await listProjects(client, args.workspaceId),
     }),
   }),
   getProject: lookup("getProject", {
@@ -109,7 +114,8 @@ export const LOOKUPS = {
     run: async (client, args) => ({ projectId: args.projectId, sites: await listSites(client, args.projectId) }),
   }),
   getSite: lookup("getSite", {
-    description: "Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.",
+    description:
+      "Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.",
     args: GetSiteArgs,
     result: SiteInfo,
     run: (client, args, secret) => findSite(client, "getSite", args, secret),
@@ -153,15 +159,29 @@ export async function findProject(client: ServiceApiClient, fn: string, args: Ge
   if (args.id !== undefined) {
     const id = args.id.toLowerCase();
     const given = quoted(args.id, secret);
-    return exactlyOne(fn, noun, [`has id ${given}${scope}`, `have id ${given}${scope}`], projects.filter((p) => p.id.toLowerCase() === id),
-      projects, show, { none: "Check the id and that the token can see the project.", several: "The service listed one id twice." });
+    return exactlyOne(
+      fn,
+      noun,
+      [`has id ${given}${scope}`, `have id ${given}${scope}`],
+      projects.filter((p) => p.id.toLowerCase() === id),
+      projects,
+      show,
+      { none: "Check the id and that the token can see the project.", several: "The service listed one id twice." },
+    );
   }
   const given = quoted(args.name!, secret);
-  return exactlyOne(fn, noun, [`is named ${given}${scope}`, `are named ${given}${scope}`], projects.filter((p) => p.name === args.name),
-    projects, show, {
+  return exactlyOne(
+    fn,
+    noun,
+    [`is named ${given}${scope}`, `are named ${given}${scope}`],
+    projects.filter((p) => p.name === args.name),
+    projects,
+    show,
+    {
       none: "Check the name (it is matched exactly, case included).",
       several: args.workspaceId === undefined ? "Pass workspaceId or id to choose." : "Pass id to choose.",
-    });
+    },
+  );
 }
 
 /** Exactly one site of a project by name, subdomain or default flag. `secret`: never quote the argument. */
@@ -172,24 +192,46 @@ export async function findSite(client: ServiceApiClient, fn: string, args: GetSi
   }
   const sites = await listSites(client, args.projectId);
   const where = `in project ${args.projectId}`;
-  const show = (s: SiteInfo) => `${s.name === null ? "(unnamed)" : JSON.stringify(s.name)} (subdomain ${s.subdomain === null ? "unknown" : JSON.stringify(s.subdomain)}, id ${s.id})`;
+  const show = (s: SiteInfo) =>
+    `${s.name === null ? "(unnamed)" : JSON.stringify(s.name)} (subdomain ${s.subdomain === null ? "unknown" : JSON.stringify(s.subdomain)}, id ${s.id})`;
   const noun = ["site", "sites"] as const;
   if (args.name !== undefined) {
     const given = quoted(args.name, secret);
     // A Site resource that renames the site it was found by makes the next lookup miss: say so.
-    return exactlyOne(fn, noun, [`is named ${given} ${where}`, `are named ${given} ${where}`], sites.filter((s) => s.name === args.name),
-      sites, show, {
+    return exactlyOne(
+      fn,
+      noun,
+      [`is named ${given} ${where}`, `are named ${given} ${where}`],
+      sites.filter((s) => s.name === args.name),
+      sites,
+      show,
+      {
         none: "Look the site up by subdomain instead: a name changes when a Site resource renames the site, a subdomain does not.",
         several: "Look the site up by subdomain to choose.",
-      });
+      },
+    );
   }
   if (args.subdomain !== undefined) {
     const given = quoted(args.subdomain, secret);
-    return exactlyOne(fn, noun, [`has subdomain ${given} ${where}`, `have subdomain ${given} ${where}`],
-      sites.filter((s) => s.subdomain === args.subdomain), sites, show, { none: "Check the subdomain.", several: "Use name to choose." });
+    return exactlyOne(
+      fn,
+      noun,
+      [`has subdomain ${given} ${where}`, `have subdomain ${given} ${where}`],
+      sites.filter((s) => s.subdomain === args.subdomain),
+      sites,
+      show,
+      { none: "Check the subdomain.", several: "Use name to choose." },
+    );
   }
-  return exactlyOne(fn, noun, [`is the default ${where}`, `are the default ${where}`], sites.filter((s) => s.isDefault === true), sites, show,
-    { none: "Use name or subdomain instead.", several: "Use subdomain to choose." });
+  return exactlyOne(
+    fn,
+    noun,
+    [`is the default ${where}`, `are the default ${where}`],
+    sites.filter((s) => s.isDefault === true),
+    sites,
+    show,
+    { none: "Use name or subdomain instead.", several: "Use subdomain to choose." },
+  );
 }
 
 /** `"Shop"`, or a placeholder when the argument is a secret (no message quotes a secret). */
@@ -205,13 +247,20 @@ const SHOWN_CANDIDATES = 5;
  * reads, singular and plural: `["is named \"Shop\"", "are named \"Shop\""]`.
  */
 function exactlyOne<T>(
-  fn: string, noun: readonly [string, string], criterion: readonly [string, string], matches: T[], all: T[], show: (record: T) => string,
+  fn: string,
+  noun: readonly [string, string],
+  criterion: readonly [string, string],
+  matches: T[],
+  all: T[],
+  show: (record: T) => string,
   hint: { none: string; several: string },
 ): T {
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    const listed = all.length === 0 ? `the token can see no ${noun[1]} here`
-      : `the ${all.length} listed ${all.length === 1 ? `${noun[0]} is` : `${noun[1]} are`}: ${candidates(all, show)}`;
+    const listed =
+      all.length === 0
+        ? `the token can see no ${noun[1]} here`
+        : `the ${all.length} listed ${all.length === 1 ? `${noun[0]} is` : `${noun[1]} are`}: ${candidates(all, show)}`;
     throw new LookupError(`${fn}: no ${noun[0]} ${criterion[0]}; ${listed}. ${hint.none}`);
   }
   throw new LookupError(`${fn}: ${matches.length} ${noun[1]} ${criterion[1]}: ${candidates(matches, show)}. ${hint.several}`);

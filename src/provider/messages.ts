@@ -33,7 +33,9 @@ export function logCreated(ctx: ProviderContext, type: string, id: string, props
  */
 export function announceDiff(ctx: ProviderContext, who: string, fields: readonly string[], planning: boolean): void {
   if (fields.length === 0) return;
-  const text = planning ? `\`pulumi up\` will send PATCH {${fields.join(", ")}}.` : `changed on the service since the last \`pulumi up\`: ${fields.join(", ")}.`;
+  const text = planning
+    ? `\`pulumi up\` will send PATCH {${fields.join(", ")}}.`
+    : `changed on the service since the last \`pulumi up\`: ${fields.join(", ")}.`;
   ctx.once("info", `${who}: ${text}`);
 }
 

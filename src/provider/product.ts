@@ -68,24 +68,46 @@ export interface ProductOutputs extends Named {
 /** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
   resource: "Product",
-  description: "A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. " +
+  description:
+    "A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. " +
     "The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
-    title: { schema: UpdateProductSchema.shape.title, required: true, shownToPeople: true,
-      description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.` },
-    description: { schema: UpdateProductSchema.shape.description,
-      description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.` },
-    slug: { schema: UpdateProductSchema.shape.slug, shownToPeople: true,
-      description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.` },
-    status: { schema: UpdateProductSchema.shape.status, oneOf: PRODUCT_STATUSES,
-      description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.` },
-    externalCheckoutUrl: { schema: UpdateProductSchema.shape.externalCheckoutUrl,
-      description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it." },
-    onDelete: { schema: z.enum(ON_DELETE), oneOf: ON_DELETE,
-      description: "What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product." },
-    adoptId: { schema: uuid, hint: " (the id of an existing product to take over)",
-      description: "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource." },
+    title: {
+      schema: UpdateProductSchema.shape.title,
+      required: true,
+      shownToPeople: true,
+      description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
+    },
+    description: {
+      schema: UpdateProductSchema.shape.description,
+      description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
+    },
+    slug: {
+      schema: UpdateProductSchema.shape.slug,
+      shownToPeople: true,
+      description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
+    },
+    status: {
+      schema: UpdateProductSchema.shape.status,
+      oneOf: PRODUCT_STATUSES,
+      description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
+    },
+    externalCheckoutUrl: {
+      schema: UpdateProductSchema.shape.externalCheckoutUrl,
+      description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
+    },
+    onDelete: {
+      schema: z.enum(ON_DELETE),
+      oneOf: ON_DELETE,
+      description: "What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.",
+    },
+    adoptId: {
+      schema: uuid,
+      hint: " (the id of an existing product to take over)",
+      description:
+        "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.",
+    },
   },
   outputs: {
     type: { type: "string", description: "The product type, set by the service." },
@@ -122,7 +144,8 @@ export function buildProductPatch(current: LiveFields, desired: Desired): Update
   }
   if (desired.status !== undefined && desired.status !== current.status) patch.status = desired.status;
   const restore = current[RESTORE_STATUS];
-  if (desired.status === undefined && current.status === "archived" && isKnownStatus(restore) && restore !== "archived") patch.status = restore;
+  if (desired.status === undefined && current.status === "archived" && isKnownStatus(restore) && restore !== "archived")
+    patch.status = restore;
   return patch;
 }
 
@@ -168,11 +191,14 @@ async function check(ctx: ProviderContext, olds: Values, news: Values) {
 async function previewAdoption(ctx: ProviderContext, productId: string, desired: Desired, failures: Failures): Promise<void> {
   let current: Product;
   try {
-    current = ctx.adoptionReads.get(productId) ?? await ctx.client().updateProduct(productId, {});
+    current = ctx.adoptionReads.get(productId) ?? (await ctx.client().updateProduct(productId, {}));
   } catch (error) {
     if (isNotFound(error) || error instanceof PermissionDeniedError) {
-      failures.add("adoptId", `names no product this token can see: reading it (an empty PATCH, the API's only read) was answered ${error.status}. ` +
-        "Check the id, and that the token has access to the product's workspace");
+      failures.add(
+        "adoptId",
+        `names no product this token can see: reading it (an empty PATCH, the API's only read) was answered ${error.status}. ` +
+          "Check the id, and that the token has access to the product's workspace",
+      );
       return;
     }
     throw error;
@@ -182,24 +208,32 @@ async function previewAdoption(ctx: ProviderContext, productId: string, desired:
   // The engine may ask twice (a replacement's diff): `once` says it once per command.
   const who = label("Product", productId, desired);
   if (Object.keys(patch).length === 0) {
-    ctx.once("info", `${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.${archivedNote(current, desired)}`);
+    ctx.once(
+      "info",
+      `${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.${archivedNote(current, desired)}`,
+    );
     return;
   }
-  ctx.once("warning", `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}. ` +
-    `A field the program leaves out is cleared; declare it to keep its live value.${archivedNote(current, desired)}`);
+  ctx.once(
+    "warning",
+    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}. ` +
+      `A field the program leaves out is cleared; declare it to keep its live value.${archivedNote(current, desired)}`,
+  );
 }
-
 
 /** Two resources of one stack cannot manage one product: they would undo each other, and removing one would archive it. */
 function sameProduct(other: string): string {
-  return `names the product that Product ${JSON.stringify(other)} of this stack already manages or adopts: one product, one resource. ` +
-    "Remove one of the two, or point adoptId at another product";
+  return (
+    `names the product that Product ${JSON.stringify(other)} of this stack already manages or adopts: one product, one resource. ` +
+    "Remove one of the two, or point adoptId at another product"
+  );
 }
 
 /** An adopted product that is archived stays archived unless the program declares a status: say so. */
 function archivedNote(current: Product, desired: Desired): string {
   return current.status === "archived" && desired.status === undefined
-    ? " It is archived, and stays so: the program declares no status." : "";
+    ? " It is archived, and stays so: the program declares no status."
+    : "";
 }
 
 /** `sets title, status; clears description, slug` — field names only, never values. */
@@ -212,7 +246,9 @@ function describePatch(patch: UpdateProductBody, desired: Desired): string {
     set.length > 0 && `sets ${set.join(", ")}`,
     cleared.length > 0 && `clears ${cleared.join(", ")}`,
     later.length > 0 && `may change ${later.join(", ")} (not known until up)`,
-  ].filter(Boolean).join("; ");
+  ]
+    .filter(Boolean)
+    .join("; ");
 }
 
 async function diff(ctx: ProviderContext, id: string, olds: ProductOutputs, news: Values) {
@@ -226,7 +262,10 @@ async function diff(ctx: ProviderContext, id: string, olds: ProductOutputs, news
     return { changes: true, replaces: ["adoptId"], changed: ["adoptId"] };
   }
   const other = ctx.claim(id, olds[NAME_KEY]);
-  if (other !== undefined) throw new Error(`${label("Product", id, olds)}: Product ${JSON.stringify(other)} of this stack sets adoptId to this same product: one product, one resource.`);
+  if (other !== undefined)
+    throw new Error(
+      `${label("Product", id, olds)}: Product ${JSON.stringify(other)} of this stack sets adoptId to this same product: one product, one resource.`,
+    );
   const replaces: string[] = [];
   // A product imported by its bare id has no projectId yet (the API record has none): the program's is recorded.
   const projectUnknown = olds.projectId === undefined;
@@ -241,7 +280,8 @@ async function diff(ctx: ProviderContext, id: string, olds: ProductOutputs, news
   }
   const patch = buildProductPatch(olds, desired);
   // Names the fields, so a change to a secret field (which the CLI shows as `[secret]`, unchanged) is seen.
-  if (replaces.length === 0) announceDiff(ctx, label("Product", id, olds), Object.keys(patch), ctx.wasChecked("Product", desired[NAME_KEY]));
+  if (replaces.length === 0)
+    announceDiff(ctx, label("Product", id, olds), Object.keys(patch), ctx.wasChecked("Product", desired[NAME_KEY]));
   const changed = [
     ...replaces,
     ...(projectUnknown ? ["projectId"] : []),
@@ -272,8 +312,11 @@ async function create(ctx: ProviderContext, inputs: Values) {
     if (!mayHaveSucceeded(error)) throw error;
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second product.
     const name = desired[NAME_KEY] ?? "(unnamed)";
-    throw new PartialFailure(placeholderId(), { ...unconfirmedOutputs(desired), ...unconfirmed("products.create", sent) },
-      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Product", name)}`);
+    throw new PartialFailure(
+      placeholderId(),
+      { ...unconfirmedOutputs(desired), ...unconfirmed("products.create", sent) },
+      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Product", name)}`,
+    );
   }
   logCreated(ctx, "Product", created.id, desired);
   // The create body cannot carry status, so a declared status that differs needs one PATCH more.
@@ -282,9 +325,12 @@ async function create(ctx: ProviderContext, inputs: Values) {
     const record = await client.updateProduct(created.id, { status: desired.status });
     return { id: created.id, outs: outputs(record, desired) };
   } catch (error) {
-    throw new PartialFailure(created.id, outputs(created, desired),
+    throw new PartialFailure(
+      created.id,
+      outputs(created, desired),
       `${label("Product", created.id, desired)} was created, but setting its status failed: ${(error as Error).message} ` +
-      "The product is recorded in the stack; the next `pulumi up` sets the status with a PATCH and creates no second product.");
+        "The product is recorded in the stack; the next `pulumi up` sets the status with a PATCH and creates no second product.",
+    );
   }
 }
 
@@ -316,9 +362,12 @@ async function adopt(ctx: ProviderContext, productId: string, desired: Desired) 
     ctx.info(`${who}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
     return { id: productId, outs: outputs(record, desired) };
   } catch (error) {
-    throw new PartialFailure(productId, outputs(current, desired),
+    throw new PartialFailure(
+      productId,
+      outputs(current, desired),
       `${label("Product", productId, desired)} was adopted, but updating ${Object.keys(patch).join(", ")} failed: ${(error as Error).message} ` +
-      "It is recorded in the stack; the next `pulumi up` retries the PATCH.");
+        "It is recorded in the stack; the next `pulumi up` retries the PATCH.",
+    );
   }
 }
 
@@ -341,7 +390,10 @@ async function read(ctx: ProviderContext, id: string, props: ProductOutputs) {
   // A placeholder has nothing to read: the stack keeps it, and the next preview says what to do.
   if (isUnconfirmed(props)) return { id, props };
   if (!ctx.settings().productRefresh) {
-    ctx.once("warning", "serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.");
+    ctx.once(
+      "warning",
+      "serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.",
+    );
     return { id, props };
   }
   let record: Product;
@@ -353,7 +405,9 @@ async function read(ctx: ProviderContext, id: string, props: ProductOutputs) {
   }
   // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
   const stored: Desired = {
-    projectId: props.projectId, title: record.title, onDelete: props.onDelete,
+    projectId: props.projectId,
+    title: record.title,
+    onDelete: props.onDelete,
     ...(props.adoptId !== undefined && { adoptId: props.adoptId }),
   };
   // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
@@ -365,8 +419,10 @@ async function read(ctx: ProviderContext, id: string, props: ProductOutputs) {
   if (!declared.includes("status") && record.status === "archived" && lastSeen !== undefined && lastSeen !== "archived") {
     refreshed[RESTORE_STATUS] = lastSeen;
     inputs.status = record.status;
-    ctx.warn(`${label("Product", id, props)} was archived on the service, not by Pulumi. The program declares no status, so \`pulumi up\` ` +
-      "sets back the status the stack last recorded; to keep it archived, declare `status: \"archived\"` (or remove the product from the program).");
+    ctx.warn(
+      `${label("Product", id, props)} was archived on the service, not by Pulumi. The program declares no status, so \`pulumi up\` ` +
+        'sets back the status the stack last recorded; to keep it archived, declare `status: "archived"` (or remove the product from the program).',
+    );
   }
   return { id, props: refreshed, inputs };
 }
@@ -381,19 +437,25 @@ async function importRecord(ctx: ProviderContext, id: string, hint: Values) {
   try {
     record = await ctx.client().updateProduct(recordId, {});
   } catch (error) {
-    if (isNotFound(error)) throw withAdvice(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
+    if (isNotFound(error))
+      throw withAdvice(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
     throw error;
   }
   ctx.noteImported("Product", recordId);
   const live = {
-    ...(projectId !== undefined && { projectId }), title: record.title,
+    ...(projectId !== undefined && { projectId }),
+    title: record.title,
     ...(isKnownStatus(record.status) && { status: record.status }),
     ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
     ...named(hint as Named),
   } as Desired;
   const declared = declaredKeys(live);
-  return { id: recordId, props: { ...outputs(record, live), [DECLARED]: declared }, inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE) };
+  return {
+    id: recordId,
+    props: { ...outputs(record, live), [DECLARED]: declared },
+    inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE),
+  };
 }
 
 /**
@@ -403,18 +465,24 @@ async function importRecord(ctx: ProviderContext, id: string, hint: Values) {
 async function remove(ctx: ProviderContext, id: string, props: ProductOutputs): Promise<void> {
   const name = label("Product", id, props);
   if (isUnconfirmed(props)) {
-    ctx.info(`${name}: its create was never confirmed, so there is no product id to send anything to; removed from the stack. ` +
-      "If that create did reach the service and the product was not adopted, it stays there as it is.");
+    ctx.info(
+      `${name}: its create was never confirmed, so there is no product id to send anything to; removed from the stack. ` +
+        "If that create did reach the service and the product was not adopted, it stays there as it is.",
+    );
     return;
   }
   const manager = ctx.claimant(id, props[NAME_KEY]);
   if (manager !== undefined) {
-    ctx.warn(`${name}: nothing sent; Product ${JSON.stringify(manager)} of this stack manages the same product, so it is not archived ` +
-      "(one product, one resource).");
+    ctx.warn(
+      `${name}: nothing sent; Product ${JSON.stringify(manager)} of this stack manages the same product, so it is not archived ` +
+        "(one product, one resource).",
+    );
     return;
   }
   if (ctx.importedThisRun("Product", id)) {
-    ctx.info(`${name}: nothing sent; this run took the same product into the stack again (an import or adoptId replacement), so it stays as it is.`);
+    ctx.info(
+      `${name}: nothing sent; this run took the same product into the stack again (an import or adoptId replacement), so it stays as it is.`,
+    );
     return;
   }
   if (props.onDelete === "retain") {

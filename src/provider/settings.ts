@@ -7,8 +7,14 @@ import { ConfigError, NUMERIC_OPTIONS, checkClientOptions, checkNumericOption, t
 
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
 const NUMERIC_KEYS = [
-  "timeoutMs", "maxRetries", "initialRetryDelayMs", "maxRetryDelayMs", "maxRetryAfterMs", "rateLimitBudgetMs",
-  "maxRateLimitRetries", "minRateLimitDelayMs",
+  "timeoutMs",
+  "maxRetries",
+  "initialRetryDelayMs",
+  "maxRetryDelayMs",
+  "maxRetryAfterMs",
+  "rateLimitBudgetMs",
+  "maxRateLimitRetries",
+  "minRateLimitDelayMs",
 ] as const satisfies readonly (keyof typeof NUMERIC_OPTIONS)[];
 
 const NUMERIC_DESCRIPTIONS: Record<(typeof NUMERIC_KEYS)[number], string> = {
@@ -30,18 +36,34 @@ const NUMERIC_LABELS = Object.fromEntries(NUMERIC_KEYS.map((key) => [key, `servi
  * their default and range from the client's `NUMERIC_OPTIONS`.
  */
 export const SETTINGS: Record<string, { type: "string" | "boolean" | "integer"; secret?: boolean; env?: string; description: string }> = {
-  token: { type: "string", secret: true, env: "SERVICEAPI_TOKEN",
-    description: "The API bearer token, at least 8 printable ASCII characters. Prefer SERVICEAPI_TOKEN in the environment: it then appears in no state or log." },
-  baseUrl: { type: "string", env: "SERVICEAPI_BASE_URL",
-    description: "Origin of the /v1/... operations: https://, or http:// on loopback only." },
-  publicBaseUrl: { type: "string", env: "SERVICEAPI_PUBLIC_BASE_URL",
-    description: "Origin of the /api/v1/public/... operations. Default: baseUrl." },
-  productRefresh: { type: "boolean",
-    description: "Read products at refresh with an empty PATCH (default true); false keeps the stored state, so drift in products is not seen." },
-  ...Object.fromEntries(NUMERIC_KEYS.map((key) => {
-    const { default: fallback, min, max } = NUMERIC_OPTIONS[key];
-    return [key, { type: "integer" as const, description: `${NUMERIC_DESCRIPTIONS[key]} Default ${fallback}; ${min} to ${max}.` }];
-  })),
+  token: {
+    type: "string",
+    secret: true,
+    env: "SERVICEAPI_TOKEN",
+    description:
+      "The API bearer token, at least 8 printable ASCII characters. Prefer SERVICEAPI_TOKEN in the environment: it then appears in no state or log.",
+  },
+  baseUrl: {
+    type: "string",
+    env: "SERVICEAPI_BASE_URL",
+    description: "Origin of the /v1/... operations: https://, or http:// on loopback only.",
+  },
+  publicBaseUrl: {
+    type: "string",
+    env: "SERVICEAPI_PUBLIC_BASE_URL",
+    description: "Origin of the /api/v1/public/... operations. Default: baseUrl.",
+  },
+  productRefresh: {
+    type: "boolean",
+    description:
+      "Read products at refresh with an empty PATCH (default true); false keeps the stored state, so drift in products is not seen.",
+  },
+  ...Object.fromEntries(
+    NUMERIC_KEYS.map((key) => {
+      const { default: fallback, min, max } = NUMERIC_OPTIONS[key];
+      return [key, { type: "integer" as const, description: `${NUMERIC_DESCRIPTIONS[key]} Default ${fallback}; ${min} to ${max}.` }];
+    }),
+  ),
 };
 
 export interface ProviderSettings {
@@ -54,8 +76,7 @@ const MISSING_TOKEN =
   "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` " +
   "or the SERVICEAPI_TOKEN environment variable.";
 const MISSING_BASE_URL =
-  "serviceapi: no base URL. Set it with `pulumi config set serviceapi:baseUrl <url>` " +
-  "or the SERVICEAPI_BASE_URL environment variable.";
+  "serviceapi: no base URL. Set it with `pulumi config set serviceapi:baseUrl <url>` " + "or the SERVICEAPI_BASE_URL environment variable.";
 
 /**
  * Builds the settings from a config lookup (`key` is the short name, e.g. `token`) and the

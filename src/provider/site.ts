@@ -48,15 +48,23 @@ export interface SiteOutputs extends Named {
 /** The site's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const SITE_FIELDS: ResourceFields<SiteInputs> = {
   resource: "Site",
-  description: "Takes over an existing site and manages its name. The API cannot create or delete sites: creating the resource " +
+  description:
+    "Takes over an existing site and manages its name. The API cannot create or delete sites: creating the resource " +
     "renames the site, and deleting it gives the site its original name back.",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the site is in (a UUID)." },
     siteId: { schema: uuid, required: true, replaces: true, description: "The site to manage (a UUID; see getSite)." },
-    name: { schema: UpdateSiteBody.shape.name, required: true, shownToPeople: true,
-      description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.` },
-    restoreNameOnDelete: { schema: z.boolean(), oneOf: [true, false],
-      description: "Give the site its original name back on delete. Default true." },
+    name: {
+      schema: UpdateSiteBody.shape.name,
+      required: true,
+      shownToPeople: true,
+      description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.`,
+    },
+    restoreNameOnDelete: {
+      schema: z.boolean(),
+      oneOf: [true, false],
+      description: "Give the site its original name back on delete. Default true.",
+    },
   },
   outputs: {
     subdomain: { type: "string", nullable: true, description: "The site's subdomain, as the service reports it." },
@@ -70,14 +78,23 @@ const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs & keyof 
 export const SITE_OUTPUTS = propertyNames(SITE_FIELDS);
 
 /** A site of the project's listing (shared per command by the context). A failed listing is dropped so the next call tries again. */
-async function findSite(ctx: ProviderContext, projectId: string, siteId: string): Promise<{ site: (Site & { id: string }) | undefined; count: number }> {
+async function findSite(
+  ctx: ProviderContext,
+  projectId: string,
+  siteId: string,
+): Promise<{ site: (Site & { id: string }) | undefined; count: number }> {
   const listings = ctx.siteListings;
   let listing = listings.get(projectId);
   if (!listing) {
     listing = (async () => {
       const byId = new Map<string, Site & { id: string }>();
       for await (const listed of ctx.client().listSites({ projectId })) {
-        const site = requireId(listed, "sites.list", "site", "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
+        const site = requireId(
+          listed,
+          "sites.list",
+          "site",
+          "A Site is found and renamed by its id, so the sites of this project cannot be managed.",
+        );
         byId.set(site.id.toLowerCase(), site);
       }
       return byId;
@@ -119,8 +136,11 @@ async function check(ctx: ProviderContext, olds: Values, news: Values) {
   if (failures.list.length === 0 && takesOver && !isUnknown(inputs.siteId) && !isUnknown(inputs.projectId)) {
     const { site, count } = await findSite(ctx, inputs.projectId, inputs.siteId);
     if (!site) {
-      failures.add("siteId", `is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
-        "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)");
+      failures.add(
+        "siteId",
+        `is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
+          "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)",
+      );
     }
   }
   return { inputs, failures: failures.list };
@@ -129,7 +149,8 @@ async function check(ctx: ProviderContext, olds: Values, news: Values) {
 async function diff(ctx: ProviderContext, id: string, olds: SiteOutputs, news: Values) {
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && desired[k] !== olds[k]);
-  if (replaces.length === 0 && desired.name !== olds.name) announceDiff(ctx, label("Site", id, olds), ["name"], ctx.wasChecked("Site", desired[NAME_KEY]));
+  if (replaces.length === 0 && desired.name !== olds.name)
+    announceDiff(ctx, label("Site", id, olds), ["name"], ctx.wasChecked("Site", desired[NAME_KEY]));
   const changed = [
     ...replaces,
     ...(desired.name !== olds.name ? ["name"] : []),
@@ -144,8 +165,10 @@ async function create(ctx: ProviderContext, inputs: Values) {
   const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
   if (!site) {
     // Checked at preview; the site left the project since.
-    throw new Error(`${label("Site", desired.siteId, desired)}: siteId is not a site of the project given as projectId: sites.list returned ` +
-      `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`);
+    throw new Error(
+      `${label("Site", desired.siteId, desired)}: siteId is not a site of the project given as projectId: sites.list returned ` +
+        `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`,
+    );
   }
   const originalName = site.name ?? null;
   const current = site.name === desired.name ? site : await rename(ctx, desired.projectId, site.id, desired.name);
@@ -156,7 +179,9 @@ async function update(ctx: ProviderContext, id: string, olds: SiteOutputs, news:
   const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
   // Only restoreNameOnDelete changed: record it without a request.
   if (desired.name === olds.name) {
-    return { outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) } };
+    return {
+      outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) },
+    };
   }
   const site = await rename(ctx, desired.projectId, id, desired.name);
   ctx.info(`updated ${label("Site", id, desired)}: sent PATCH {name}.`);
@@ -168,7 +193,10 @@ async function read(ctx: ProviderContext, id: string, props: SiteOutputs) {
   const { site } = await findSite(ctx, props.projectId, props.siteId ?? id);
   if (!site) return {};
   const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
-  const refreshed = { ...outputs(site, stored as Desired, props.originalName ?? null), [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"] };
+  const refreshed = {
+    ...outputs(site, stored as Desired, props.originalName ?? null),
+    [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"],
+  };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
 }
@@ -180,7 +208,9 @@ async function read(ctx: ProviderContext, id: string, props: SiteOutputs) {
 async function remove(ctx: ProviderContext, id: string, props: SiteOutputs): Promise<void> {
   const name = label("Site", id, props);
   if (ctx.importedThisRun("Site", props.siteId ?? id)) {
-    ctx.info(`${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`);
+    ctx.info(
+      `${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`,
+    );
     return;
   }
   if (props.restoreNameOnDelete === false) {
@@ -204,9 +234,11 @@ async function remove(ctx: ProviderContext, id: string, props: SiteOutputs): Pro
     // Neither the name this stack set nor the one it found: someone renamed the site since — a
     // person, or another stack that took over the same site, whose own destroy would then give it
     // the name *it* found (this stack's) and lose the one before both.
-    ctx.warn(`${name}: its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
-      "since, by a person or by another stack that manages the same site (one site, one stack). Renaming it back to the name this stack " +
-      "found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.");
+    ctx.warn(
+      `${name}: its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
+        "since, by a person or by another stack that manages the same site (one site, one stack). Renaming it back to the name this stack " +
+        "found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.",
+    );
   }
   try {
     await rename(ctx, props.projectId, site.id, props.originalName);
@@ -239,8 +271,10 @@ async function importRecord(ctx: ProviderContext, id: string, hint: Values) {
   const { projectId, recordId } = projectAndRecordId("Site", id, hint);
   const { site, count } = await findSite(ctx, projectId, recordId);
   if (!site) {
-    throw new Error(`Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
-      "so it cannot be imported.");
+    throw new Error(
+      `Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
+        "so it cannot be imported.",
+    );
   }
   ctx.noteImported("Site", site.id);
   const live = { projectId, siteId: site.id, name: site.name ?? "", ...named(hint as Named) };

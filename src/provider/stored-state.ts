@@ -40,7 +40,9 @@ export function cleanInputs<T extends object>(news: object, known: readonly (key
 export const DECLARED = "__declared";
 
 export function declaredKeys(inputs: object): string[] {
-  return Object.keys(inputs).filter((k) => !k.startsWith("__")).sort();
+  return Object.keys(inputs)
+    .filter((k) => !k.startsWith("__"))
+    .sort();
 }
 
 /**
@@ -49,7 +51,9 @@ export function declaredKeys(inputs: object): string[] {
  * engine stores these as the new inputs, so `preview --refresh --diff` names the drifted field.
  */
 export function refreshedInputs(
-  declared: readonly string[], live: Record<string, unknown>, optionalNullable: readonly string[],
+  declared: readonly string[],
+  live: Record<string, unknown>,
+  optionalNullable: readonly string[],
 ): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
   for (const key of declared) inputs[key] = live[key] ?? null;

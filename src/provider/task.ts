@@ -49,20 +49,38 @@ export interface TaskOutputs extends TaskInputs, Named {
 /** The task's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const TASK_FIELDS: ResourceFields<TaskInputs> = {
   resource: "Task",
-  description: "A scheduled prompt. The API can only create tasks: every change replaces the task, and deleting the resource " +
+  description:
+    "A scheduled prompt. The API can only create tasks: every change replaces the task, and deleting the resource " +
     "only forgets it — the old task keeps running on the service (the CLI output says so, with its id).",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the task belongs to (a UUID)." },
-    title: { schema: CreateTaskBody.shape.title, required: true, replaces: true, shownToPeople: true, description: "The title; not empty." },
+    title: {
+      schema: CreateTaskBody.shape.title,
+      required: true,
+      replaces: true,
+      shownToPeople: true,
+      description: "The title; not empty.",
+    },
     prompt: { schema: CreateTaskBody.shape.prompt, required: true, replaces: true, description: "The prompt; not empty." },
-    scheduledAt: { schema: CreateTaskBody.shape.scheduledAt, required: true, replaces: true,
-      description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused." },
-    rrule: { schema: CreateTaskBody.shape.rrule, replaces: true,
-      description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused." },
+    scheduledAt: {
+      schema: CreateTaskBody.shape.scheduledAt,
+      required: true,
+      replaces: true,
+      description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused.",
+    },
+    rrule: {
+      schema: CreateTaskBody.shape.rrule,
+      replaces: true,
+      description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused.",
+    },
     emoji: { schema: CreateTaskBody.shape.emoji, replaces: true, description: "An emoji for the task." },
-    adoptId: { schema: uuid, hint: " (the id of an existing task to take over)",
-      description: "The id of a task that exists on the service to take over instead of creating one (after a create whose answer was lost). " +
-        "The API cannot read tasks, so it is recorded as declared, on trust, with no request. Removing it, or setting the task's own id, changes nothing; another id replaces the resource." },
+    adoptId: {
+      schema: uuid,
+      hint: " (the id of an existing task to take over)",
+      description:
+        "The id of a task that exists on the service to take over instead of creating one (after a create whose answer was lost). " +
+        "The API cannot read tasks, so it is recorded as declared, on trust, with no request. Removing it, or setting the task's own id, changes nothing; another id replaces the resource.",
+    },
   },
   outputs: {
     nextRunAt: { type: "string", nullable: true, description: "When the service will run the task next, as it reported at create." },
@@ -83,7 +101,8 @@ async function check(ctx: ProviderContext, olds: Values, news: Values) {
   const failures = new Failures();
   checkInputs(failures, TASK_FIELDS, news);
   // An adopted task is not created, so its schedule is not judged again.
-  if (failures.list.length === 0 && news.adoptId === undefined && willCreate(olds, news)) checkSchedule(failures, news.scheduledAt, news.rrule);
+  if (failures.list.length === 0 && news.adoptId === undefined && willCreate(olds, news))
+    checkSchedule(failures, news.scheduledAt, news.rrule);
   return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
 }
 
@@ -126,8 +145,10 @@ async function diff(ctx: ProviderContext, id: string, olds: TaskOutputs, news: V
   const replaces: string[] = TASK_BODY_KEYS.filter((k) => desired[k] !== olds[k]);
   if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
   if (replaces.length > 0) {
-    ctx.warn(`${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
-      `or deleted through the API: task ${id} keeps running on the service beside the new task.`);
+    ctx.warn(
+      `${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
+        `or deleted through the API: task ${id} keeps running on the service beside the new task.`,
+    );
   }
   const adoptIdChanged = !replaces.includes("adoptId") && (desired.adoptId ?? null) !== (olds.adoptId ?? null);
   const changed = [...replaces, ...(adoptIdChanged ? ["adoptId"] : [])];
@@ -148,11 +169,19 @@ async function create(ctx: ProviderContext, inputs: Values) {
   } catch (error) {
     if (!mayHaveSucceeded(error)) throw error;
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second task.
-    throw new PartialFailure(placeholderId(), { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
-      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", desired[NAME_KEY] ?? "(unnamed)")}`);
+    throw new PartialFailure(
+      placeholderId(),
+      { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
+      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", desired[NAME_KEY] ?? "(unnamed)")}`,
+    );
   }
-  const { id } = requireId(task, "tasks.create", "task", "Pulumi needs it as the resource id, so the task is not in this stack, " +
-    "but it was created: check the service before running `pulumi up` again, which would create another one.");
+  const { id } = requireId(
+    task,
+    "tasks.create",
+    "task",
+    "Pulumi needs it as the resource id, so the task is not in this stack, " +
+      "but it was created: check the service before running `pulumi up` again, which would create another one.",
+  );
   logCreated(ctx, "Task", id, desired);
   return { id, outs: outputs(task, desired) };
 }
@@ -170,12 +199,16 @@ async function update(ctx: ProviderContext, id: string, olds: TaskOutputs, news:
 
 async function remove(ctx: ProviderContext, id: string, props: TaskOutputs): Promise<void> {
   if (isUnconfirmed(props)) {
-    ctx.info(`${label("Task", id, props)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
-      "If that create did reach the service and the task was not adopted, it runs there.");
+    ctx.info(
+      `${label("Task", id, props)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
+        "If that create did reach the service and the task was not adopted, it runs there.",
+    );
     return;
   }
-  ctx.warn(`${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
-    "it keeps running on the service; remove it there if it should stop.");
+  ctx.warn(
+    `${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
+      "it keeps running on the service; remove it there if it should stop.",
+  );
 }
 
 function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
@@ -190,8 +223,10 @@ function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
 
 /** The API cannot read a task, so there is nothing to import from. */
 async function importRecord(ctx: ProviderContext, id: string): Promise<never> {
-  throw new Error(`Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
-    "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).");
+  throw new Error(
+    `Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
+      "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).",
+  );
 }
 
 /**

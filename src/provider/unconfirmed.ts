@@ -43,25 +43,32 @@ export function unconfirmed(operation: string, at: Date): { [UNCONFIRMED]: Uncon
 }
 
 export function isUnconfirmed(props: object | undefined): boolean {
-  return typeof props === "object" && props !== null && UNCONFIRMED in props && (props as Record<string, unknown>)[UNCONFIRMED] !== undefined;
+  return (
+    typeof props === "object" && props !== null && UNCONFIRMED in props && (props as Record<string, unknown>)[UNCONFIRMED] !== undefined
+  );
 }
 
 /** What the first `up` says after recording the placeholder. */
 export function recordedAsUnconfirmed(ctx: ProviderContext, type: "Product" | "Task", name: string): string {
-  return `The stack records ${type} ${JSON.stringify(name)} as an unconfirmed create, so no later \`pulumi preview\` or \`pulumi up\` creates it again ` +
+  return (
+    `The stack records ${type} ${JSON.stringify(name)} as an unconfirmed create, so no later \`pulumi preview\` or \`pulumi up\` creates it again ` +
     `by itself: if the ${type.toLowerCase()} exists on the service, set \`adoptId: "<its id>"\` on it; if it does not, run ` +
-    `${replaceCommand(ctx)}. See ${docsLink("recovery.md")}.`;
+    `${replaceCommand(ctx)}. See ${docsLink("recovery.md")}.`
+  );
 }
 
 /** The refusal every later diff of the placeholder gives, naming the resource and both ways out. */
 export function refusal(ctx: ProviderContext, type: "Product" | "Task", name: string, props: object): Error {
   const { operation, at } = (props as Record<string, UnconfirmedCreate>)[UNCONFIRMED]!;
-  const find = type === "Product"
-    ? "find it in the service's UI (the API cannot list products; its title is the one declared, and an earlier run's output may have a line " +
-      "`serviceapi: created Product …` with its id)"
-    : "find it in the service's UI (the API cannot list tasks)";
-  return new Error(`${type} ${JSON.stringify(name)}: an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer, so it may exist ` +
-    `on the service; it is not created again by itself. If it exists, ${find} and set \`adoptId: "<its id>"\` on this ${type}, then run ` +
-    `\`pulumi up\`: it is taken over, nothing is created. If it does not exist, create it anew: ${replaceCommand(ctx)}. ` +
-    `See ${docsLink("recovery.md")}.`);
+  const find =
+    type === "Product"
+      ? "find it in the service's UI (the API cannot list products; its title is the one declared, and an earlier run's output may have a line " +
+        "`serviceapi: created Product …` with its id)"
+      : "find it in the service's UI (the API cannot list tasks)";
+  return new Error(
+    `${type} ${JSON.stringify(name)}: an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer, so it may exist ` +
+      `on the service; it is not created again by itself. If it exists, ${find} and set \`adoptId: "<its id>"\` on this ${type}, then run ` +
+      `\`pulumi up\`: it is taken over, nothing is created. If it does not exist, create it anew: ${replaceCommand(ctx)}. ` +
+      `See ${docsLink("recovery.md")}.`,
+  );
 }

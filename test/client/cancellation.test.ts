@@ -53,7 +53,10 @@ describe("per-request options and cancellation", () => {
     let limited!: () => void;
     const paused = new Promise<void>((r) => (limited = r));
     const { client } = clientFor(sim, {
-      clock, maxRetryAfterMs: 3_600_000, rateLimitBudgetMs: 3_600_000, logger: (e) => e.type === "retry" && limited(),
+      clock,
+      maxRetryAfterMs: 3_600_000,
+      rateLimitBudgetMs: 3_600_000,
+      logger: (e) => e.type === "retry" && limited(),
     });
     // A 3000 s pause (3 s scaled): had the abort not ended the waiting create, it would be sent after it.
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "3000" });
@@ -92,6 +95,8 @@ describe("per-request options and cancellation", () => {
   it("list queries are validated when the list is made, not on first iteration", () => {
     const client = new ServiceApiClient({ baseUrl: "https://x.example", token: "tok_0123456789" });
     expect(() => client.listProjects({ limit: 101 })).toThrow(RequestValidationError);
-    expect(() => client.listSites({ projectId: "nope" })).toThrow("sites.list: invalid request, nothing was sent: projectId must be a UUID (8-4-4-4-12 hex digits)");
+    expect(() => client.listSites({ projectId: "nope" })).toThrow(
+      "sites.list: invalid request, nothing was sent: projectId must be a UUID (8-4-4-4-12 hex digits)",
+    );
   });
 });

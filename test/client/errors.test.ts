@@ -1,8 +1,17 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import {
-  ApiError, AuthenticationError, BadRequestError, ConfigError, InternalServerError, NotFoundError,
-  PermissionDeniedError, RateLimitError, ResponseValidationError, ServiceApiClient, ServiceApiError,
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConfigError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ResponseValidationError,
+  ServiceApiClient,
+  ServiceApiError,
   ServiceUnavailableError,
 } from "../../src";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "../../simulator";
@@ -20,9 +29,12 @@ describe("error responses become typed ApiErrors built from the envelope", () =>
     const err = await failure(client.listProjects({ cursor: "bm90LWEtY3Vyc29y" }).toArray());
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err).toMatchObject({
-      status: 400, code: "invalid_request", operation: "projects.list",
+      status: 400,
+      code: "invalid_request",
+      operation: "projects.list",
       serverMessage: "cursor is not a cursor this API returned",
-      docUrl: `${sim.url}/_simulator/errors/invalid_request`, mayHaveSucceeded: false,
+      docUrl: `${sim.url}/_simulator/errors/invalid_request`,
+      mayHaveSucceeded: false,
     });
     expect((err as ApiError).requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(err.message).toBe(
@@ -46,9 +58,17 @@ describe("error responses become typed ApiErrors built from the envelope", () =>
     const { client } = clientFor(sim, { token: ACME_ONLY_TOKEN });
     const err = await failure(client.listProjects({ workspaceId: DEFAULT_IDS.globexWorkspace }).toArray());
     expect(err).toBeInstanceOf(PermissionDeniedError);
-    expect(err).toMatchObject({ status: 403, code: "forbidden", serverMessage: `this token may not access workspace ${DEFAULT_IDS.globexWorkspace}` });
+    expect(err).toMatchObject({
+      status: 403,
+      code: "forbidden",
+      serverMessage: `this token may not access workspace ${DEFAULT_IDS.globexWorkspace}`,
+    });
     const create = await failure(client.createProduct({ title: "x", projectId: DEFAULT_IDS.globexShop }));
-    expect(create).toMatchObject({ status: 403, serverMessage: `this token may not access project ${DEFAULT_IDS.globexShop}`, mayHaveSucceeded: false });
+    expect(create).toMatchObject({
+      status: 403,
+      serverMessage: `this token may not access project ${DEFAULT_IDS.globexShop}`,
+      mayHaveSucceeded: false,
+    });
     // The limited token still sees its own workspace only.
     const visible = await client.listProjects().toArray();
     expect(visible.map((p) => p.workspaceId)).toEqual([DEFAULT_IDS.acmeWorkspace, DEFAULT_IDS.acmeWorkspace]);
@@ -110,7 +130,8 @@ describe("the token never leaks", () => {
     errors.push(await failure(client.createProduct({ title: "", projectId: DEFAULT_IDS.acmeWeb })));
     expect(events.length).toBeGreaterThan(4);
     const text = JSON.stringify([
-      events, sim.requests(),
+      events,
+      sim.requests(),
       errors.map((e) => [String(e), (e as Error).stack, JSON.stringify(e), Object.values(e as object)]),
     ]);
     expect(text).not.toContain(secret);
@@ -122,14 +143,15 @@ describe("the token never leaks", () => {
   it("is redacted even when a server echoes it in an error body", async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get("https://api.example.com").intercept({ path: /\/v1\/projects/, method: "GET" }).reply(400, {
-      error: { code: "bad", message: "token tok_secret_123 is malformed", doc_url: "https://docs.example.com/bad" },
-    });
+    agent
+      .get("https://api.example.com")
+      .intercept({ path: /\/v1\/projects/, method: "GET" })
+      .reply(400, {
+        error: { code: "bad", message: "token tok_secret_123 is malformed", doc_url: "https://docs.example.com/bad" },
+      });
     const client = new ServiceApiClient({ baseUrl: "https://api.example.com", token: "tok_secret_123", dispatcher: agent });
     const err = await failure(client.listProjects().toArray());
-    expect(err.message).toBe(
-      "projects.list failed: 400 bad: token [REDACTED] is malformed (docs: https://docs.example.com/bad)",
-    );
+    expect(err.message).toBe("projects.list failed: 400 bad: token [REDACTED] is malformed (docs: https://docs.example.com/bad)");
   });
 });
 
@@ -137,13 +159,23 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   function mocked(status: number, body: unknown, headers: Record<string, string> = {}) {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get("https://api.example.com").intercept({ path: /.*/, method: /.*/ })
+    agent
+      .get("https://api.example.com")
+      .intercept({ path: /.*/, method: /.*/ })
       .reply(status, typeof body === "string" ? body : JSON.stringify(body), { headers });
     return new ServiceApiClient({ baseUrl: "https://api.example.com", token: "tok_mock_abcdef", dispatcher: agent, maxRetries: 0 });
   }
 
   it("a record missing a field raises ResponseValidationError naming the operation and field", async () => {
-    const client = mocked(200, { object: "product", id: MISSING, title: "x", description: null, slug: null, type: "digital", externalCheckoutUrl: null });
+    const client = mocked(200, {
+      object: "product",
+      id: MISSING,
+      title: "x",
+      description: null,
+      slug: null,
+      type: "digital",
+      externalCheckoutUrl: null,
+    });
     const err = await failure(client.updateProduct(MISSING, {}));
     expect(err).toBeInstanceOf(ResponseValidationError);
     expect(err.message).toBe(
@@ -153,18 +185,37 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   });
 
   it("a wrong type deep in a list is reported with its path", async () => {
-    const client = mocked(200, { object: "list", data: [{ object: "project", id: MISSING, name: 5, workspaceId: MISSING }], has_more: false, next_cursor: null });
+    const client = mocked(200, {
+      object: "list",
+      data: [{ object: "project", id: MISSING, name: 5, workspaceId: MISSING }],
+      has_more: false,
+      next_cursor: null,
+    });
     const err = await failure(client.listProjects().toArray());
     expect(err.message).toBe("projects.list: the 200 response does not match the API schema: data.0.name must be a string.");
   });
 
   it("unknown extra fields are tolerated and dropped", async () => {
     const client = mocked(200, {
-      object: "product", id: MISSING, title: "x", description: null, slug: null, status: "draft", type: "digital",
-      externalCheckoutUrl: null, createdAt: "2026-01-01", tags: ["new"],
+      object: "product",
+      id: MISSING,
+      title: "x",
+      description: null,
+      slug: null,
+      status: "draft",
+      type: "digital",
+      externalCheckoutUrl: null,
+      createdAt: "2026-01-01",
+      tags: ["new"],
     });
     expect(await client.updateProduct(MISSING, {})).toEqual({
-      object: "product", id: MISSING, title: "x", description: null, slug: null, status: "draft", type: "digital",
+      object: "product",
+      id: MISSING,
+      title: "x",
+      description: null,
+      slug: null,
+      status: "draft",
+      type: "digital",
       externalCheckoutUrl: null,
     });
   });
@@ -182,7 +233,7 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
     expect(err).toMatchObject({ status: 502, code: "http_502", mayHaveSucceeded: true });
     expect(err.message).toBe(
       "products.create failed: 502 http_502: unexpected 502 response without an error envelope: <html>Bad Gateway</html> " +
-      "The request was not retried because the record may have been created: check for it before creating it again.",
+        "The request was not retried because the record may have been created: check for it before creating it again.",
     );
   });
 });
@@ -190,14 +241,23 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
 describe("configuration", () => {
   it("refuses plain http to a non-loopback host", () => {
     expect(() => new ServiceApiClient({ baseUrl: "http://api.example.com", token: "tok_0123456789" })).toThrow(
-      new ConfigError("baseUrl must use https:// (got http://api.example.com); plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, ::1)"),
+      new ConfigError(
+        "baseUrl must use https:// (got http://api.example.com); plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, ::1)",
+      ),
     );
-    expect(() => new ServiceApiClient({ baseUrl: "https://api.example.com", publicBaseUrl: "http://10.0.0.5:8080", token: "tok_0123456789" }))
-      .toThrow("publicBaseUrl must use https:// (got http://10.0.0.5:8080)");
+    expect(
+      () => new ServiceApiClient({ baseUrl: "https://api.example.com", publicBaseUrl: "http://10.0.0.5:8080", token: "tok_0123456789" }),
+    ).toThrow("publicBaseUrl must use https:// (got http://10.0.0.5:8080)");
   });
 
   it("allows http on loopback and https anywhere", () => {
-    for (const baseUrl of ["http://127.0.0.1:8787", "http://localhost:1", "http://[::1]:8787", "http://127.10.0.3", "https://api.example.com/prefix"]) {
+    for (const baseUrl of [
+      "http://127.0.0.1:8787",
+      "http://localhost:1",
+      "http://[::1]:8787",
+      "http://127.10.0.3",
+      "https://api.example.com/prefix",
+    ]) {
       expect(() => new ServiceApiClient({ baseUrl, token: "tok_0123456789" })).not.toThrow();
     }
   });
@@ -207,8 +267,12 @@ describe("configuration", () => {
     try {
       delete process.env.SERVICEAPI_TOKEN;
       delete process.env.SERVICEAPI_BASE_URL;
-      expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow("token is required: pass `token` or set SERVICEAPI_TOKEN");
-      expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
+      expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow(
+        "token is required: pass `token` or set SERVICEAPI_TOKEN",
+      );
+      expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow(
+        "baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL",
+      );
       process.env.SERVICEAPI_TOKEN = "from-env-token";
       process.env.SERVICEAPI_BASE_URL = "https://x.example";
       expect(new ServiceApiClient().baseUrl).toBe("https://x.example/");
@@ -218,10 +282,14 @@ describe("configuration", () => {
   });
 
   it("rejects credentials in the URL and bad numbers", () => {
-    expect(() => new ServiceApiClient({ baseUrl: "https://user:pw@x.example", token: "tok_0123456789" })).toThrow("baseUrl must not contain credentials");
-    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "tok_0123456789", maxRetries: -1 }))
-      .toThrow("maxRetries must be an integer from 0 to 10 (got -1)");
-    expect(() => new ServiceApiClient({ baseUrl: "not a url", token: "tok_0123456789" }))
-      .toThrow('baseUrl must be an absolute URL such as https://api.example.com (got "not a url")');
+    expect(() => new ServiceApiClient({ baseUrl: "https://user:pw@x.example", token: "tok_0123456789" })).toThrow(
+      "baseUrl must not contain credentials",
+    );
+    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "tok_0123456789", maxRetries: -1 })).toThrow(
+      "maxRetries must be an integer from 0 to 10 (got -1)",
+    );
+    expect(() => new ServiceApiClient({ baseUrl: "not a url", token: "tok_0123456789" })).toThrow(
+      'baseUrl must be an absolute URL such as https://api.example.com (got "not a url")',
+    );
   });
 });

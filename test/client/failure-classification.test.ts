@@ -1,8 +1,15 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import {
-  ClientUsageError, ConfigError, ConnectionError, InternalServerError, ResponseTooLargeError, ResponseValidationError,
-  ServiceApiClient, ServiceUnavailableError, TimeoutError,
+  ClientUsageError,
+  ConfigError,
+  ConnectionError,
+  InternalServerError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  ServiceApiClient,
+  ServiceUnavailableError,
+  TimeoutError,
 } from "../../src";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
@@ -13,13 +20,17 @@ describe("programmer errors fail at once, never as retried connection errors", (
   it("a token that is not a valid header value is a ConfigError at construction", () => {
     for (const token of ["tok_line\nbreak", "tok_\u0007bell_value", "tok_del\u007f_value", "tok_ünïcode_value", "tok with space"]) {
       expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token })).toThrow(
-        new ConfigError("token must be printable ASCII without spaces, control characters or non-ASCII letters (it is sent in the Authorization header)"));
+        new ConfigError(
+          "token must be printable ASCII without spaces, control characters or non-ASCII letters (it is sent in the Authorization header)",
+        ),
+      );
     }
   });
 
   it("a token too short to redact safely is refused", () => {
-    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "e" }))
-      .toThrow("token is too short (1 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token");
+    expect(() => new ServiceApiClient({ baseUrl: "https://x.example", token: "e" })).toThrow(
+      "token is too short (1 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token",
+    );
   });
 
   it("a call on a closed client fails at once with ClientUsageError, sending nothing", async () => {
@@ -31,7 +42,9 @@ describe("programmer errors fail at once, never as retried connection errors", (
     expect(clock.sleeps).toEqual([]);
     expect(err).toBeInstanceOf(ClientUsageError);
     expect(err).not.toBeInstanceOf(ConnectionError);
-    expect(err.message).toMatch(/^products\.create was not sent: the client is closed; create a new ServiceApiClient \(UND_ERR_(DESTROYED|CLOSED): /);
+    expect(err.message).toMatch(
+      /^products\.create was not sent: the client is closed; create a new ServiceApiClient \(UND_ERR_(DESTROYED|CLOSED): /,
+    );
     expect(err.mayHaveSucceeded).toBe(false);
     expect(events.filter((e) => e.type === "retry")).toEqual([]);
     expect(sim.requests()).toHaveLength(0);
@@ -64,7 +77,9 @@ describe("mayHaveSucceeded is true for every ambiguous outcome", () => {
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.code).toBe("SERVICEAPI_TIMEOUT");
     expect(err.mayHaveSucceeded).toBe(true);
-    expect(err.message).toBe("products.update failed: no response within 100 ms (2 attempts). The update may have been applied: read the record again before relying on its state.");
+    expect(err.message).toBe(
+      "products.update failed: no response within 100 ms (2 attempts). The update may have been applied: read the record again before relying on its state.",
+    );
   });
 
   it("a GET that timed out has not changed anything", async () => {
@@ -100,13 +115,17 @@ describe("mayHaveSucceeded is true for every ambiguous outcome", () => {
   it("a 201 whose body breaks the schema: the record was made", async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get("https://api.example.com").intercept({ path: /.*/, method: "POST" })
+    agent
+      .get("https://api.example.com")
+      .intercept({ path: /.*/, method: "POST" })
       .reply(201, JSON.stringify({ object: "product", id: "not-an-id" }), { headers: { "x-request-id": "req-1" } });
     const client = new ServiceApiClient({ baseUrl: "https://api.example.com", token: "tok_mock_abcdef", dispatcher: agent });
     const err = await rejectionOf(client.createProduct({ title: "x", projectId: P }));
     expect(err).toBeInstanceOf(ResponseValidationError);
     expect(err.mayHaveSucceeded).toBe(true);
-    expect(err.message).toContain("[request id req-1]. The service accepted the request, so the record was created: find it before creating it again.");
+    expect(err.message).toContain(
+      "[request id req-1]. The service accepted the request, so the record was created: find it before creating it again.",
+    );
   });
 });
 
@@ -127,14 +146,24 @@ describe("429 retries are counted per call, not per client", () => {
 describe("numeric options are bounded", () => {
   it("timeoutMs of 2^31 and other out-of-range values are ConfigErrors naming the range", async () => {
     const base = { baseUrl: "https://x.example", token: "tok_0123456789" };
-    expect(() => new ServiceApiClient({ ...base, timeoutMs: 2 ** 31 })).toThrow("timeoutMs must be an integer from 1 to 3600000 (got 2147483648)");
+    expect(() => new ServiceApiClient({ ...base, timeoutMs: 2 ** 31 })).toThrow(
+      "timeoutMs must be an integer from 1 to 3600000 (got 2147483648)",
+    );
     expect(() => new ServiceApiClient({ ...base, maxRetries: 11 })).toThrow("maxRetries must be an integer from 0 to 10 (got 11)");
-    expect(() => new ServiceApiClient({ ...base, maxRetryAfterMs: 1e10 })).toThrow("maxRetryAfterMs must be an integer from 0 to 3600000 (got 10000000000)");
-    expect(() => new ServiceApiClient({ ...base, rateLimitBudgetMs: -1 })).toThrow("rateLimitBudgetMs must be an integer from 0 to 3600000 (got -1)");
-    expect(() => new ServiceApiClient({ ...base, maxResponseBytes: 10 })).toThrow("maxResponseBytes must be an integer from 1024 to 1073741824 (got 10)");
+    expect(() => new ServiceApiClient({ ...base, maxRetryAfterMs: 1e10 })).toThrow(
+      "maxRetryAfterMs must be an integer from 0 to 3600000 (got 10000000000)",
+    );
+    expect(() => new ServiceApiClient({ ...base, rateLimitBudgetMs: -1 })).toThrow(
+      "rateLimitBudgetMs must be an integer from 0 to 3600000 (got -1)",
+    );
+    expect(() => new ServiceApiClient({ ...base, maxResponseBytes: 10 })).toThrow(
+      "maxResponseBytes must be an integer from 1024 to 1073741824 (got 10)",
+    );
     const sim = await simulator();
     const { client } = clientFor(sim);
-    await expect(client.updateProduct(P, {}, { timeoutMs: 2 ** 31 })).rejects.toThrow("timeoutMs must be an integer from 1 to 3600000 (got 2147483648)");
+    await expect(client.updateProduct(P, {}, { timeoutMs: 2 ** 31 })).rejects.toThrow(
+      "timeoutMs must be an integer from 1 to 3600000 (got 2147483648)",
+    );
     expect(sim.requests()).toHaveLength(0);
   });
 });
@@ -148,7 +177,9 @@ describe("response bodies are read up to maxResponseBytes", () => {
     expect(err).toMatchObject({ code: "SERVICEAPI_RESPONSE_TOO_LARGE", mayHaveSucceeded: false });
     expect(err.message).toBe("sites.list: the 200 response body is larger than maxResponseBytes (2048 bytes)");
     // Small responses still work on the same client.
-    expect(await client.listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 }).firstPage()).toMatchObject({ items: [{ object: "site" }] });
+    expect(await client.listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 }).firstPage()).toMatchObject({
+      items: [{ object: "site" }],
+    });
   });
 
   it("a create whose response is over the cap was still made", async () => {

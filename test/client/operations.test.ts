@@ -11,12 +11,17 @@ describe("each operation against the simulator", () => {
     const projects = await client.listProjects().toArray();
     expect(projects.map((p) => p.name)).toEqual(["Acme Web", "Acme Docs", "Globex Shop", null]);
     expect(projects[0]).toEqual({
-      object: "project", id: DEFAULT_IDS.acmeWeb, name: "Acme Web", workspaceId: DEFAULT_IDS.acmeWorkspace,
+      object: "project",
+      id: DEFAULT_IDS.acmeWeb,
+      name: "Acme Web",
+      workspaceId: DEFAULT_IDS.acmeWorkspace,
     });
     const [req] = sim.requests();
     expect(req).toMatchObject({ method: "GET", path: "/v1/projects?limit=100", body: null });
     expect(req!.headers).toMatchObject({
-      authorization: "Bearer [REDACTED]", "service-api-version": "2026-07-11", accept: "application/json",
+      authorization: "Bearer [REDACTED]",
+      "service-api-version": "2026-07-11",
+      accept: "application/json",
     });
     expect(req!.headers["content-type"]).toBeUndefined();
   });
@@ -35,7 +40,11 @@ describe("each operation against the simulator", () => {
     const sites = await client.listSites({ projectId: DEFAULT_IDS.globexShop }).toArray();
     expect(sites).toHaveLength(5);
     expect(sites[0]).toEqual({
-      object: "site", id: expect.stringMatching(UUID), name: "Globex Shop 001", subdomain: "globex-shop-001", is_default: true,
+      object: "site",
+      id: expect.stringMatching(UUID),
+      name: "Globex Shop 001",
+      subdomain: "globex-shop-001",
+      is_default: true,
     });
     expect(sites.filter((s) => s.is_default)).toHaveLength(1);
     const [req] = sim.requests();
@@ -46,7 +55,10 @@ describe("each operation against the simulator", () => {
   it("sites.update: PATCH /v1/sites/{id} with exactly {name}", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
-    const [site] = await client.listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 }).firstPage().then((p) => p.items);
+    const [site] = await client
+      .listSites({ projectId: DEFAULT_IDS.acmeDocs, limit: 1 })
+      .firstPage()
+      .then((p) => p.items);
     const renamed = await client.updateSite(site!.id!, { name: "Docs (primary)" });
     expect(renamed).toEqual({ ...site, name: "Docs (primary)" });
     const req = sim.requests("sites.update")[0]!;
@@ -60,13 +72,22 @@ describe("each operation against the simulator", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const body = {
-      title: "Weekly digest", prompt: "Summarise last week's changes", scheduledAt: "2030-01-07T09:00:00Z",
-      projectId: DEFAULT_IDS.acmeWeb, emoji: "📰",
+      title: "Weekly digest",
+      prompt: "Summarise last week's changes",
+      scheduledAt: "2030-01-07T09:00:00Z",
+      projectId: DEFAULT_IDS.acmeWeb,
+      emoji: "📰",
     };
     const task = await client.createTask(body);
     expect(task).toEqual({
-      object: "task", id: expect.stringMatching(UUID), title: "Weekly digest", emoji: "📰", rrule: "",
-      nextRunAt: "2030-01-07T09:00:00.000Z", createdAt: expect.any(String), updatedAt: task.createdAt,
+      object: "task",
+      id: expect.stringMatching(UUID),
+      title: "Weekly digest",
+      emoji: "📰",
+      rrule: "",
+      nextRunAt: "2030-01-07T09:00:00.000Z",
+      createdAt: expect.any(String),
+      updatedAt: task.createdAt,
     });
     const req = sim.requests("tasks.create")[0]!;
     expect(req).toMatchObject({ method: "POST", path: "/v1/tasks", body });
@@ -78,8 +99,11 @@ describe("each operation against the simulator", () => {
     const { client } = clientFor(sim);
     // Started on a Monday in the past, every Monday at 09:00 UTC.
     const task = await client.createTask({
-      title: "Monday check", prompt: "Check the sites", scheduledAt: "2024-01-01T09:00:00Z",
-      rrule: "FREQ=WEEKLY;BYDAY=MO", projectId: DEFAULT_IDS.acmeWeb,
+      title: "Monday check",
+      prompt: "Check the sites",
+      scheduledAt: "2024-01-01T09:00:00Z",
+      rrule: "FREQ=WEEKLY;BYDAY=MO",
+      projectId: DEFAULT_IDS.acmeWeb,
     });
     const next = new Date(task.nextRunAt!);
     expect(task.rrule).toBe("FREQ=WEEKLY;BYDAY=MO");
@@ -94,12 +118,20 @@ describe("each operation against the simulator", () => {
     const { client } = clientFor(sim);
     const product = await client.createProduct({ title: "Pro plan", projectId: DEFAULT_IDS.acmeWeb, slug: "pro" });
     expect(product).toEqual({
-      object: "product", id: expect.stringMatching(UUID), title: "Pro plan", description: null, slug: "pro",
-      status: "draft", type: "digital", externalCheckoutUrl: null,
+      object: "product",
+      id: expect.stringMatching(UUID),
+      title: "Pro plan",
+      description: null,
+      slug: "pro",
+      status: "draft",
+      type: "digital",
+      externalCheckoutUrl: null,
     });
     const req = sim.requests("products.create")[0]!;
     expect(req).toMatchObject({
-      method: "POST", path: "/api/v1/public/products", body: { title: "Pro plan", projectId: DEFAULT_IDS.acmeWeb, slug: "pro" },
+      method: "POST",
+      path: "/api/v1/public/products",
+      body: { title: "Pro plan", projectId: DEFAULT_IDS.acmeWeb, slug: "pro" },
     });
     expect(req.headers["service-api-version"]).toBe("2026-06-27");
   });
@@ -108,7 +140,9 @@ describe("each operation against the simulator", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const created = await client.createProduct({
-      title: "Pro plan", projectId: DEFAULT_IDS.acmeWeb, description: "All features",
+      title: "Pro plan",
+      projectId: DEFAULT_IDS.acmeWeb,
+      description: "All features",
       externalCheckoutUrl: "https://shop.example.com/pro",
     });
     const updated = await client.updateProduct(created.id, { status: "active", description: null });

@@ -114,8 +114,13 @@ describe("loop guard (MockAgent: a faulty server the simulator does not imitate)
 
   it("stops when has_more is true but next_cursor is null", async () => {
     const { client } = serverReplying([{ object: "list", data: [project(1)], has_more: true, next_cursor: null }]);
-    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    const err = await client
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PaginationError);
-    expect((err as Error).message).toBe("projects.list: pagination stopped: the server sent an unfollowable page: has_more is true but next_cursor is null");
+    expect((err as Error).message).toBe(
+      "projects.list: pagination stopped: the server sent an unfollowable page: has_more is true but next_cursor is null",
+    );
   });
 });

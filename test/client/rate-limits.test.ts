@@ -15,8 +15,10 @@ const RETRIES = NUMERIC_OPTIONS.maxRateLimitRetries.default;
 
 /** The message of a 429 that ends the call, as the client builds it from the simulator's envelope. */
 function gaveUpText(sim: Simulator, requestId: string | undefined): string {
-  return `projects.list failed: 429 rate_limited: simulated 429 (fault 1) (docs: ${sim.url}/_simulator/errors/rate_limited) ` +
-    `[request id ${requestId}] Answered 429 on ${RETRIES + 1} attempts; maxRateLimitRetries (${RETRIES}) allows no further retry.`;
+  return (
+    `projects.list failed: 429 rate_limited: simulated 429 (fault 1) (docs: ${sim.url}/_simulator/errors/rate_limited) ` +
+    `[request id ${requestId}] Answered 429 on ${RETRIES + 1} attempts; maxRateLimitRetries (${RETRIES}) allows no further retry.`
+  );
 }
 
 function gaps(requests: LoggedRequest[]): number[] {
@@ -28,7 +30,10 @@ describe("a server that always answers 429 gets a RateLimitError after a bounded
     const sim = await simulator();
     const { client } = clientFor(sim);
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 1000 });
-    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    const err = await client
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
     expect(sim.requests()).toHaveLength(RETRIES + 1);
@@ -41,7 +46,10 @@ describe("a server that always answers 429 gets a RateLimitError after a bounded
     const sim = await simulator();
     const { client } = clientFor(sim, { initialRetryDelayMs: 0, maxRetryDelayMs: 0 });
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: null, times: 1000 });
-    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    const err = await client
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
     expect(sim.requests()).toHaveLength(RETRIES + 1);
@@ -56,12 +64,18 @@ describe("a server that always answers 429 gets a RateLimitError after a bounded
     // Two 429s, then the third attempt passes: within the bound of 2 retries.
     expect(await client.listProjects().toArray()).toHaveLength(4);
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 3 });
-    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    const err = await client
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/Answered 429 on 3 attempts; maxRateLimitRetries \(2\) allows no further retry\.$/);
     const { client: strict } = clientFor(sim, { maxRateLimitRetries: 0 });
     sim.clearRequests();
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0" });
-    const first = await strict.listProjects().toArray().catch((e: unknown) => e);
+    const first = await strict
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect((first as Error).message).toMatch(/Answered 429 on 1 attempt; maxRateLimitRetries \(0\) allows no further retry\.$/);
     expect(sim.requests()).toHaveLength(1);
   });

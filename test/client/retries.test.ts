@@ -54,7 +54,8 @@ describe("429: wait exactly Retry-After, for every operation", () => {
     const retrying = new Promise<void>((r) => (resolveRetry = r));
     const sent: number[] = [];
     const { client } = clientFor(sim, {
-      clock, logger: (e) => (e.type === "retry" ? resolveRetry() : e.type === "request" && sent.push(clock.now())),
+      clock,
+      logger: (e) => (e.type === "retry" ? resolveRetry() : e.type === "request" && sent.push(clock.now())),
     });
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "1" });
     const first = client.listProjects().toArray();
@@ -128,11 +129,14 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     sim.addFault({ operation: "tasks.create", kind: "reset", when: "after" });
-    const err = await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P })
+    const err = await client
+      .createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, unreachable: false, operation: "tasks.create" });
-    expect((err as Error).message).toMatch(/^tasks\.create failed: connection error: .+\. The request was not retried because the record may have been created/);
+    expect((err as Error).message).toMatch(
+      /^tasks\.create failed: connection error: .+\. The request was not retried because the record may have been created/,
+    );
     expect(sim.requests().map((r) => r.status)).toEqual(["reset"]);
     expect(sim.counts().tasks).toBe(1);
   });
@@ -155,7 +159,11 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     await sim.close();
     const events: string[] = [];
     const client = new ServiceApiClient({
-      baseUrl: url, token: "tok_refused", maxRetries: 2, initialRetryDelayMs: 5, logger: (e) => events.push(e.type),
+      baseUrl: url,
+      token: "tok_refused",
+      maxRetries: 2,
+      initialRetryDelayMs: 5,
+      logger: (e) => events.push(e.type),
     });
     const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
     await client.close();
@@ -192,7 +200,10 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const sim = await simulator();
     const { client } = clientFor(sim, { maxRetries: 2 });
     sim.addFault({ operation: "projects.list", kind: "error", status: 502, times: 10 });
-    const err = await client.listProjects().toArray().catch((e: unknown) => e);
+    const err = await client
+      .listProjects()
+      .toArray()
+      .catch((e: unknown) => e);
     expect((err as Error).message).toContain("Gave up after 3 attempts.");
     expect(sim.requests()).toHaveLength(3);
   });

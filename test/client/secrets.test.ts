@@ -8,22 +8,39 @@ const P = DEFAULT_IDS.acmeWeb;
 function echoing(token: string, reply: (path: string) => { status: number; body: string; headers?: Record<string, string> }) {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  agent.get("https://api.example.com").intercept({ path: /.*/, method: /.*/ }).reply((opts) => {
-    const r = reply(opts.path);
-    return { statusCode: r.status, data: r.body, responseOptions: { headers: r.headers ?? {} } };
-  }).persist();
+  agent
+    .get("https://api.example.com")
+    .intercept({ path: /.*/, method: /.*/ })
+    .reply((opts) => {
+      const r = reply(opts.path);
+      return { statusCode: r.status, data: r.body, responseOptions: { headers: r.headers ?? {} } };
+    })
+    .persist();
   const events: LogEvent[] = [];
-  const client = new ServiceApiClient({ baseUrl: "https://api.example.com", token, dispatcher: agent, maxRetries: 0, logger: (e) => events.push(e) });
+  const client = new ServiceApiClient({
+    baseUrl: "https://api.example.com",
+    token,
+    dispatcher: agent,
+    maxRetries: 0,
+    logger: (e) => events.push(e),
+  });
   return { client, events };
 }
 
-const settle = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as Error & Record<string, unknown>);
+const settle = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e as Error & Record<string, unknown>,
+  );
 
 describe("a server that echoes the token never leaks it through the client", () => {
   it("in x-request-id: error message, requestId and the logger's response event", async () => {
     const token = "tok_echo_12345678";
     const { client, events } = echoing(token, () => ({
-      status: 400, body: JSON.stringify({ error: { code: "invalid_request", message: "bad", doc_url: "https://d.example" } }),
+      status: 400,
+      body: JSON.stringify({ error: { code: "invalid_request", message: "bad", doc_url: "https://d.example" } }),
       headers: { "x-request-id": `req-${token}` },
     }));
     const err = await settle(client.updateProduct(P, {}));
@@ -36,7 +53,8 @@ describe("a server that echoes the token never leaks it through the client", () 
   it("in a repeated next_cursor: the pagination error and the logged URL", async () => {
     const token = "tok/echo+cursor=12";
     const { client, events } = echoing(token, () => ({
-      status: 200, body: JSON.stringify({ object: "list", data: [], has_more: true, next_cursor: `c-${token}` }),
+      status: 200,
+      body: JSON.stringify({ object: "list", data: [], has_more: true, next_cursor: `c-${token}` }),
     }));
     const err = await settle(client.listProjects().toArray());
     expect(err.message).toBe('projects.list: pagination stopped: the server returned cursor "c-[REDACTED]" a second time');
@@ -59,10 +77,15 @@ describe("a server that echoes the token never leaks it through the client", () 
   it("redaction never corrupts: code is left alone, other words are not cut", async () => {
     const token = "authoriz";
     const { client } = echoing(token, () => ({
-      status: 401, body: JSON.stringify({ error: { code: "unauthorized", message: "token authoriz is not valid", doc_url: "https://d.example/unauthorized" } }),
+      status: 401,
+      body: JSON.stringify({
+        error: { code: "unauthorized", message: "token authoriz is not valid", doc_url: "https://d.example/unauthorized" },
+      }),
     }));
     const err = await settle(client.updateProduct(P, {}));
     expect(err.code).toBe("unauthorized");
-    expect(err.message).toBe("products.update failed: 401 unauthorized: token [REDACTED] is not valid (docs: https://d.example/un[REDACTED]ed)");
+    expect(err.message).toBe(
+      "products.update failed: 401 unauthorized: token [REDACTED] is not valid (docs: https://d.example/un[REDACTED]ed)",
+    );
   });
 });

@@ -27,16 +27,23 @@ function sparseService(): Promise<{ server: Server; url: string; requests: strin
         res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
       };
       if (req.url?.startsWith("/api/v1/public/sites")) {
-        return send(200, { object: "list", data: [{ name: "Main", subdomain: "main" }, { is_default: false }], has_more: false, next_cursor: null });
+        return send(200, {
+          object: "list",
+          data: [{ name: "Main", subdomain: "main" }, { is_default: false }],
+          has_more: false,
+          next_cursor: null,
+        });
       }
       if (req.url === "/v1/tasks") return send(201, { title: "Digest", nextRunAt: "2030-01-01T00:00:00.000Z" });
       if (req.url?.startsWith("/v1/sites/")) return send(200, { name: "Renamed" });
       return send(404, { error: { code: "not_found", message: "no such endpoint", doc_url: "https://example.test/errors" } });
     });
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => {
-    resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests });
+    }),
+  );
 }
 
 let service: Awaited<ReturnType<typeof sparseService>>;
@@ -55,9 +62,14 @@ describe("Site and Task records without id or object", () => {
   it("the client accepts them as the spec allows", async () => {
     const client = new ServiceApiClient({ baseUrl: service.url, token: TOKEN });
     try {
-      expect(await client.listSites({ projectId: PROJECT }).toArray()).toEqual([{ name: "Main", subdomain: "main" }, { is_default: false }]);
-      expect(await client.createTask({ title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: PROJECT }))
-        .toEqual({ title: "Digest", nextRunAt: "2030-01-01T00:00:00.000Z" });
+      expect(await client.listSites({ projectId: PROJECT }).toArray()).toEqual([
+        { name: "Main", subdomain: "main" },
+        { is_default: false },
+      ]);
+      expect(await client.createTask({ title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: PROJECT })).toEqual({
+        title: "Digest",
+        nextRunAt: "2030-01-01T00:00:00.000Z",
+      });
       expect(await client.updateSite(SITE, { name: "Renamed" })).toEqual({ name: "Renamed" });
     } finally {
       await client.close();
@@ -67,18 +79,23 @@ describe("Site and Task records without id or object", () => {
   it("a Site, found and renamed by its id, fails saying the service omitted the id; nothing is renamed", async () => {
     service.requests.length = 0;
     const err = await site.create({ projectId: PROJECT, siteId: SITE, name: "Renamed", __provider: "stub" }).catch((e: unknown) => e);
-    expect((err as Error).message).toBe("sites.list returned a site without an id: the service omitted it (the API spec does not require one). " +
-      "A Site is found and renamed by its id, so the sites of this project cannot be managed.");
+    expect((err as Error).message).toBe(
+      "sites.list returned a site without an id: the service omitted it (the API spec does not require one). " +
+        "A Site is found and renamed by its id, so the sites of this project cannot be managed.",
+    );
     expect(service.requests).toEqual(["GET /api/v1/public/sites"]);
   });
 
   it("a Task, whose id Pulumi needs as the resource id, fails saying the service omitted it and that the task exists", async () => {
     service.requests.length = 0;
-    const err = await task.create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", __provider: "stub" })
+    const err = await task
+      .create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", __provider: "stub" })
       .catch((e: unknown) => e);
-    expect((err as Error).message).toBe("tasks.create returned a task without an id: the service omitted it (the API spec does not require one). " +
-      "Pulumi needs it as the resource id, so the task is not in this stack, but it was created: check the service before running " +
-      "`pulumi up` again, which would create another one.");
+    expect((err as Error).message).toBe(
+      "tasks.create returned a task without an id: the service omitted it (the API spec does not require one). " +
+        "Pulumi needs it as the resource id, so the task is not in this stack, but it was created: check the service before running " +
+        "`pulumi up` again, which would create another one.",
+    );
     expect(service.requests).toEqual(["POST /v1/tasks"]);
   });
 
@@ -87,6 +104,7 @@ describe("Site and Task records without id or object", () => {
     process.env.SERVICEAPI_BASE_URL = service.url;
     await expect(getSites({ projectId: PROJECT })).rejects.toThrow(
       "getSites: sites.list returned a site without an id: the service omitted it (the API spec does not require one). " +
-      "getSites and getSite give each site's id, which a Site needs as siteId.");
+        "getSites and getSite give each site's id, which a Site needs as siteId.",
+    );
   });
 });

@@ -11,14 +11,24 @@ const ODD_WS = "00000000-0000-0000-0000-00000000000a";
 function mocked(body: unknown, status = 200): ServiceApiClient {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  agent.get("https://api.example.com").intercept({ path: /.*/, method: /.*/ })
-    .reply(status, JSON.stringify(body), { headers: { "content-type": "application/json" } }).persist();
+  agent
+    .get("https://api.example.com")
+    .intercept({ path: /.*/, method: /.*/ })
+    .reply(status, JSON.stringify(body), { headers: { "content-type": "application/json" } })
+    .persist();
   return new ServiceApiClient({ baseUrl: "https://api.example.com", token: "tok_mock_abcdef", dispatcher: agent, maxRetries: 0 });
 }
 
 const product = (over: Partial<Record<keyof Product, unknown>> = {}) => ({
-  object: "product", id: ODD_ID, title: "Pro", description: null, slug: null, status: "active", type: "digital",
-  externalCheckoutUrl: null, ...over,
+  object: "product",
+  id: ODD_ID,
+  title: "Pro",
+  description: null,
+  slug: null,
+  status: "active",
+  type: "digital",
+  externalCheckoutUrl: null,
+  ...over,
 });
 
 describe("responses: accept everything the spec allows", () => {
@@ -26,8 +36,14 @@ describe("responses: accept everything the spec allows", () => {
     const client = mocked(product());
     const got = await client.updateProduct(ODD_ID, {});
     expect(got.id).toBe(ODD_ID);
-    const projects = await mocked({ object: "list", data: [{ object: "project", id: ODD_ID, name: null, workspaceId: ODD_WS }], has_more: false, next_cursor: null })
-      .listProjects({ workspaceId: ODD_WS }).toArray();
+    const projects = await mocked({
+      object: "list",
+      data: [{ object: "project", id: ODD_ID, name: null, workspaceId: ODD_WS }],
+      has_more: false,
+      next_cursor: null,
+    })
+      .listProjects({ workspaceId: ODD_WS })
+      .toArray();
     expect(projects).toEqual([{ object: "project", id: ODD_ID, name: null, workspaceId: ODD_WS }]);
   });
 
@@ -59,10 +75,14 @@ describe("responses: accept everything the spec allows", () => {
 
   it("project and product keep their required fields", async () => {
     const { description: _d, ...withoutDescription } = product();
-    const err = await mocked(withoutDescription).updateProduct(ODD_ID, {}).catch((e: Error) => e);
+    const err = await mocked(withoutDescription)
+      .updateProduct(ODD_ID, {})
+      .catch((e: Error) => e);
     expect((err as Error).message).toContain("description is required");
     const err2 = await mocked({ object: "list", data: [{ object: "project", id: ODD_ID, name: null }], has_more: false, next_cursor: null })
-      .listProjects().toArray().catch((e: Error) => e);
+      .listProjects()
+      .toArray()
+      .catch((e: Error) => e);
     expect((err2 as Error).message).toContain("data.0.workspaceId is required");
   });
 
@@ -73,14 +93,20 @@ describe("responses: accept everything the spec allows", () => {
     // Known values still narrow in a switch.
     const label = (s: Product["status"]) => {
       switch (s) {
-        case "active": return "on sale";
-        case "archived": return "gone";
-        case "draft": return "hidden";
-        default: return `unknown (${s})`;
+        case "active":
+          return "on sale";
+        case "archived":
+          return "gone";
+        case "draft":
+          return "hidden";
+        default:
+          return `unknown (${s})`;
       }
     };
     expect(label(got.status)).toBe("unknown (scheduled)");
     const err = await client.updateProduct(ODD_ID, { status: "scheduled" as "active" }).catch((e: Error) => e);
-    expect((err as Error).message).toBe("products.update: invalid request, nothing was sent: status must be one of active, archived, draft");
+    expect((err as Error).message).toBe(
+      "products.update: invalid request, nothing was sent: status must be one of active, archived, draft",
+    );
   });
 });

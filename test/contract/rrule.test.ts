@@ -10,7 +10,10 @@ const FUTURE = "2031-03-04T09:30:15Z";
 describe("RRULE: never hang, never 500, one rule for client and simulator", () => {
   const refused: [string, string][] = [
     ["FREQ=DAILY;INTERVAL=-1", "rrule is not a valid RRULE: INTERVAL must be 1 to 2147483647"],
-    ["FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "rrule is not a valid RRULE: no date matches its BYMONTH and BYMONTHDAY together, so it has no occurrence"],
+    [
+      "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30",
+      "rrule is not a valid RRULE: no date matches its BYMONTH and BYMONTHDAY together, so it has no occurrence",
+    ],
     ["FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO", "rrule is not a valid RRULE: BYSETPOS must be 1 to 366 or -366 to -1"],
     ["FREQ=DAILY;BYHOUR=-1", "rrule is not a valid RRULE: BYHOUR must be 0 to 23"],
     ["FREQ=DAILY;BYMINUTE=61", "rrule is not a valid RRULE: BYMINUTE must be 0 to 59"],
@@ -18,21 +21,38 @@ describe("RRULE: never hang, never 500, one rule for client and simulator", () =
     ["FREQ=DAILY;COUNT=-1", "rrule is not a valid RRULE: COUNT must be 1 to 2147483647"],
     ["FREQ=DAILY;COUNT=2;UNTIL=20320101", "rrule is not a valid RRULE: must not have both COUNT and UNTIL (RFC 5545)"],
     ["FREQ=WEEKLY;BYMONTHDAY=3", "rrule is not a valid RRULE: BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)"],
-    ["FREQ=MONTHLY;BYDAY=6MO", "rrule is not a valid RRULE: BYDAY: the number of a weekday must be 1 to 5 (a month has at most 5 of a weekday)"],
+    [
+      "FREQ=MONTHLY;BYDAY=6MO",
+      "rrule is not a valid RRULE: BYDAY: the number of a weekday must be 1 to 5 (a month has at most 5 of a weekday)",
+    ],
     ["FREQ=DAILY;BYSECOND=60", "rrule is not a valid RRULE: BYSECOND=60 (a leap second) is not supported; use 0 to 59"],
     // From 09:30:15 every 2 hours only odd hours are reached; rrule itself would loop forever here.
-    ["FREQ=HOURLY;INTERVAL=2;BYHOUR=4", "rrule is not a valid RRULE: stepping by its INTERVAL (FREQ=HOURLY) from the time of day of scheduledAt, no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached"],
+    [
+      "FREQ=HOURLY;INTERVAL=2;BYHOUR=4",
+      "rrule is not a valid RRULE: stepping by its INTERVAL (FREQ=HOURLY) from the time of day of scheduledAt, no time allowed by its BYHOUR/BYMINUTE/BYSECOND is ever reached",
+    ],
     ["FREQ=SECONDLY;INTERVAL=301;BYMINUTE=28", "rrule is not a valid RRULE: FREQ=SECONDLY with BYMINUTE needs INTERVAL below 60"],
-    ["FREQ=SECONDLY;INTERVAL=15;BYYEARDAY=49;BYMINUTE=24", "rrule is not a valid RRULE: FREQ=SECONDLY with both BYYEARDAY and BYMINUTE is not supported; use FREQ=DAILY (or coarser) with BYHOUR/BYMINUTE/BYSECOND for times on chosen days"],
-    ["FREQ=MINUTELY;BYSETPOS=8;BYSECOND=8,47,16", "rrule is not a valid RRULE: BYSETPOS selects nothing: each FREQ=MINUTELY period has at most 3 candidates"],
-    ["FREQ=YEARLY;BYYEARDAY=1;BYMONTH=3", "rrule is not a valid RRULE: no date matches its BYMONTH and BYYEARDAY together, so it has no occurrence"],
+    [
+      "FREQ=SECONDLY;INTERVAL=15;BYYEARDAY=49;BYMINUTE=24",
+      "rrule is not a valid RRULE: FREQ=SECONDLY with both BYYEARDAY and BYMINUTE is not supported; use FREQ=DAILY (or coarser) with BYHOUR/BYMINUTE/BYSECOND for times on chosen days",
+    ],
+    [
+      "FREQ=MINUTELY;BYSETPOS=8;BYSECOND=8,47,16",
+      "rrule is not a valid RRULE: BYSETPOS selects nothing: each FREQ=MINUTELY period has at most 3 candidates",
+    ],
+    [
+      "FREQ=YEARLY;BYYEARDAY=1;BYMONTH=3",
+      "rrule is not a valid RRULE: no date matches its BYMONTH and BYYEARDAY together, so it has no occurrence",
+    ],
   ];
 
   it("the simulator answers 400 naming the part, at once, and keeps serving", async () => {
     const sim = await simulator();
     for (const [rule, message] of refused) {
       const started = performance.now();
-      const res = await raw(sim, "POST", "/v1/tasks", { body: { title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule: rule } });
+      const res = await raw(sim, "POST", "/v1/tasks", {
+        body: { title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule: rule },
+      });
       expect(performance.now() - started, rule).toBeLessThan(200);
       expect(res.status, rule).toBe(400);
       expect(res.body.error.message, rule).toBe(message);
@@ -45,7 +65,9 @@ describe("RRULE: never hang, never 500, one rule for client and simulator", () =
     const sim = await simulator();
     const { client } = clientFor(sim);
     for (const [rule, message] of refused) {
-      const err = await client.createTask({ title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule: rule }).catch((e: Error) => e);
+      const err = await client
+        .createTask({ title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule: rule })
+        .catch((e: Error) => e);
       expect(err, rule).toBeInstanceOf(RequestValidationError);
       expect((err as Error).message, rule).toBe(`tasks.create: invalid request, nothing was sent: ${message}`);
     }
@@ -61,7 +83,13 @@ describe("RRULE: never hang, never 500, one rule for client and simulator", () =
     // A rare but possible day: 29 February falling on a Monday (2044).
     expect((await task("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO")).nextRunAt).toBe("2044-02-29T09:30:15.000Z");
     // A past start with a frequent rule restarts at its last slot instead of walking every second.
-    const past = await client.createTask({ title: "t", prompt: "p", scheduledAt: "2001-01-01T00:00:00Z", projectId: P, rrule: "FREQ=SECONDLY;INTERVAL=7" });
+    const past = await client.createTask({
+      title: "t",
+      prompt: "p",
+      scheduledAt: "2001-01-01T00:00:00Z",
+      projectId: P,
+      rrule: "FREQ=SECONDLY;INTERVAL=7",
+    });
     expect(Date.parse(past.nextRunAt!) - Date.now()).toBeLessThan(8000);
   });
 
@@ -70,32 +98,46 @@ describe("RRULE: never hang, never 500, one rule for client and simulator", () =
     const { client } = clientFor(sim);
     const int = (min: number, max: number) => fc.integer({ min, max }).map(String);
     const list = (a: fc.Arbitrary<string>) => fc.array(a, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(","));
-    const day = fc.tuple(fc.option(int(-6, 6), { nil: undefined }), fc.constantFrom("MO", "TU", "WE", "TH", "FR", "SA", "SU", "XX"))
+    const day = fc
+      .tuple(fc.option(int(-6, 6), { nil: undefined }), fc.constantFrom("MO", "TU", "WE", "TH", "FR", "SA", "SU", "XX"))
       .map(([n, d]) => `${n ?? ""}${d}`);
     const part = fc.oneof(
-      int(-2, 400).map((v) => `INTERVAL=${v}`), int(-1, 30).map((v) => `COUNT=${v}`),
-      list(int(-1, 61)).map((v) => `BYSECOND=${v}`), list(int(-1, 61)).map((v) => `BYMINUTE=${v}`), list(int(-1, 24)).map((v) => `BYHOUR=${v}`),
-      list(day).map((v) => `BYDAY=${v}`), list(int(-32, 32)).map((v) => `BYMONTHDAY=${v}`), list(int(-367, 367)).map((v) => `BYYEARDAY=${v}`),
-      list(int(-54, 54)).map((v) => `BYWEEKNO=${v}`), list(int(0, 13)).map((v) => `BYMONTH=${v}`), list(int(-10, 10)).map((v) => `BYSETPOS=${v}`),
+      int(-2, 400).map((v) => `INTERVAL=${v}`),
+      int(-1, 30).map((v) => `COUNT=${v}`),
+      list(int(-1, 61)).map((v) => `BYSECOND=${v}`),
+      list(int(-1, 61)).map((v) => `BYMINUTE=${v}`),
+      list(int(-1, 24)).map((v) => `BYHOUR=${v}`),
+      list(day).map((v) => `BYDAY=${v}`),
+      list(int(-32, 32)).map((v) => `BYMONTHDAY=${v}`),
+      list(int(-367, 367)).map((v) => `BYYEARDAY=${v}`),
+      list(int(-54, 54)).map((v) => `BYWEEKNO=${v}`),
+      list(int(0, 13)).map((v) => `BYMONTH=${v}`),
+      list(int(-10, 10)).map((v) => `BYSETPOS=${v}`),
       fc.constantFrom("WKST=MO", "WKST=SU", "WKST=XX", "UNTIL=20350101", "UNTIL=20310101T000000Z", "UNTIL=2035", "BOGUS=1"),
     );
     const freq = fc.constantFrom("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SECONDLY", "SOMETIMES");
     const rule = fc.tuple(freq, fc.array(part, { maxLength: 4 })).map(([f, parts]) => [`FREQ=${f}`, ...parts].join(";"));
     let accepted = 0;
-    await fc.assert(fc.asyncProperty(rule, async (rrule) => {
-      const body = { title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule };
-      const started = performance.now();
-      const res = await raw(sim, "POST", "/v1/tasks", { body });
-      const ms = performance.now() - started;
-      expect(ms, rrule).toBeLessThan(500);
-      expect([201, 400], rrule).toContain(res.status);
-      const clientOk = await client.createTask(body).then(() => true, (e: unknown) => {
-        if (e instanceof RequestValidationError) return false;
-        throw e;
-      });
-      expect(clientOk, `${rrule}: simulator ${res.status} ${JSON.stringify(res.body?.error?.message)}`).toBe(res.status === 201);
-      if (clientOk) accepted += 1;
-    }), { numRuns: 300, seed: 20261122 });
+    await fc.assert(
+      fc.asyncProperty(rule, async (rrule) => {
+        const body = { title: "t", prompt: "p", scheduledAt: FUTURE, projectId: P, rrule };
+        const started = performance.now();
+        const res = await raw(sim, "POST", "/v1/tasks", { body });
+        const ms = performance.now() - started;
+        expect(ms, rrule).toBeLessThan(500);
+        expect([201, 400], rrule).toContain(res.status);
+        const clientOk = await client.createTask(body).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof RequestValidationError) return false;
+            throw e;
+          },
+        );
+        expect(clientOk, `${rrule}: simulator ${res.status} ${JSON.stringify(res.body?.error?.message)}`).toBe(res.status === 201);
+        if (clientOk) accepted += 1;
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
     // The generator reaches both sides of the rule.
     expect(accepted).toBeGreaterThan(20);
   }, 60_000);

@@ -16,7 +16,10 @@ const LIVE = { description: "Live copy", slug: "legacy-live", externalCheckoutUr
 
 /** The messages of ours in a run (diagnostics only: the CLI's own diff display shows declared values by design). */
 function ours(run: Pick<Run<unknown>, "diagnostics">): string {
-  return run.diagnostics.filter((d) => d.severity !== "debug" && d.message.includes("serviceapi: ")).map((d) => d.message).join("\n");
+  return run.diagnostics
+    .filter((d) => d.severity !== "debug" && d.message.includes("serviceapi: "))
+    .map((d) => d.message)
+    .join("\n");
 }
 
 describe("adoption shows in preview what up will change", { timeout: ENGINE_TIMEOUT_MS }, () => {
@@ -33,7 +36,8 @@ describe("adoption shows in preview what up will change", { timeout: ENGINE_TIME
     legacy = await client.createProduct({ projectId: project, title: "Legacy", ...LIVE });
   });
 
-  const changes = (id: string) => `Product "x" (id ${id}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ` +
+  const changes = (id: string) =>
+    `Product "x" (id ${id}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ` +
     "sets title; clears description, slug, externalCheckoutUrl. A field the program leaves out is cleared; declare it to keep its live value.";
   const read = (id: string) => ({ operation: "products.update", method: "PATCH", path: `/api/v1/public/products/${id}`, body: {} });
 
@@ -52,7 +56,9 @@ describe("adoption shows in preview what up will change", { timeout: ENGINE_TIME
       read(legacy.id),
       { ...read(legacy.id), body: { title: "Legacy plan", description: null, slug: null, externalCheckoutUrl: null } },
     ]);
-    expect(ours(up)).toContain(`serviceapi: adopted Product "x" (id ${legacy.id}): sent PATCH {title, description, slug, externalCheckoutUrl}.`);
+    expect(ours(up)).toContain(
+      `serviceapi: adopted Product "x" (id ${legacy.id}): sent PATCH {title, description, slug, externalCheckoutUrl}.`,
+    );
     expect(sim.counts().products).toBe(before);
     expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
   });
@@ -61,8 +67,10 @@ describe("adoption shows in preview what up will change", { timeout: ENGINE_TIME
     const engine = await suite.newStack();
     await engine.setSpec({ products: { x: { projectId: project, title: "Legacy", ...LIVE, adoptId: legacy.id } } });
     const preview = await engine.preview();
-    expect(ours(preview)).toContain(`Product "x" (id ${legacy.id}): adoptId takes over this existing product; it already matches the program, ` +
-      "so `pulumi up` sends nothing to it.");
+    expect(ours(preview)).toContain(
+      `Product "x" (id ${legacy.id}): adoptId takes over this existing product; it already matches the program, ` +
+        "so `pulumi up` sends nothing to it.",
+    );
     const up = await engine.up();
     expect(wire(sim)).toEqual([read(legacy.id)]);
     expect(ours(up)).toContain(`adopted Product "x" (id ${legacy.id}): it already matched the program; nothing sent.`);
@@ -73,16 +81,26 @@ describe("adoption shows in preview what up will change", { timeout: ENGINE_TIME
     const missing = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
     await engine.setSpec({ products: { x: { projectId: project, title: "Nowhere", adoptId: missing } } });
     const failed = await expectFailure(engine.preview());
-    expect(failed.text).toContain("pulumi-nodejs:dynamic/serviceapi:Product resource 'x' has a problem: adoptId names no product this token can see: " +
-      "reading it (an empty PATCH, the API's only read) was answered 404. Check the id, and that the token has access to the product's workspace");
+    expect(failed.text).toContain(
+      "pulumi-nodejs:dynamic/serviceapi:Product resource 'x' has a problem: adoptId names no product this token can see: " +
+        "reading it (an empty PATCH, the API's only read) was answered 404. Check the id, and that the token has access to the product's workspace",
+    );
     expect(wire(sim)).toEqual([read(missing)]);
     expect(sim.requests().every((r) => r.status === 404)).toBe(true);
   });
 
   it("plugin: the same warning at preview, attached to the resource, and the same PATCH at up", async () => {
     const yaml = [
-      "name: adoption-yaml", "runtime: yaml", "resources:", "  x:", "    type: serviceapi:index:Product", "    properties:",
-      `      projectId: ${project}`, "      title: Legacy plan", `      adoptId: ${legacy.id}`, "",
+      "name: adoption-yaml",
+      "runtime: yaml",
+      "resources:",
+      "  x:",
+      "    type: serviceapi:index:Product",
+      "    properties:",
+      `      projectId: ${project}`,
+      "      title: Legacy plan",
+      `      adoptId: ${legacy.id}`,
+      "",
     ].join("\n");
     const engine = await suite.newStack({ yaml, plugin: true });
     const preview = await engine.preview();

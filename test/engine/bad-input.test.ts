@@ -24,7 +24,8 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.setSpec(spec);
     const failed = await expectFailure(engine.preview());
     expect(wire(sim)).toEqual([]);
-    const problems = failed.diagnostics.filter((d) => d.severity === "error" && d.message.includes(" has a problem: "))
+    const problems = failed.diagnostics
+      .filter((d) => d.severity === "error" && d.message.includes(" has a problem: "))
       .map((d) => d.message.split(" has a problem: ")[1]!.trim());
     // Each failure is printed once: with an empty property, the engine never prints the value.
     expect(failed.text).not.toMatch(/property \w+ value/);
@@ -33,7 +34,12 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
 
   it("unknown input keys are refused naming the key and the closest input", async () => {
     const engine = await suite.newStack();
-    const product = { projectId: project, title: "Typo", descripton: "Spelled wrong", type: "physical" } as unknown as ProgramSpec["products"] & object;
+    const product = {
+      projectId: project,
+      title: "Typo",
+      descripton: "Spelled wrong",
+      type: "physical",
+    } as unknown as ProgramSpec["products"] & object;
     expect(await refused(engine, { products: { typo: product as never } })).toEqual([
       "descripton is not an input of Product; did you mean description?",
       "type is an output of Product, set by the service; it cannot be set",
@@ -58,9 +64,11 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     expect(await refused(engine, { products: { c: { projectId: project, title: "Red \u001b[31malert" } } })).toEqual([
       "title must not contain control characters (U+001B at character 5); only tab, line feed and carriage return are allowed",
     ]);
-    expect(await refused(engine, { tasks: { t: { projectId: project, title: "T", prompt: "Nul \u0000 here", scheduledAt: "2031-01-01T00:00:00Z" } } })).toEqual([
-      "prompt must not contain control characters (U+0000 at character 5); only tab, line feed and carriage return are allowed",
-    ]);
+    expect(
+      await refused(engine, {
+        tasks: { t: { projectId: project, title: "T", prompt: "Nul \u0000 here", scheduledAt: "2031-01-01T00:00:00Z" } },
+      }),
+    ).toEqual(["prompt must not contain control characters (U+0000 at character 5); only tab, line feed and carriage return are allowed"]);
   });
 
   it("names that would show differently on a storefront (bidi overrides, invisible characters, C1 controls) are refused by code point", async () => {
@@ -75,29 +83,37 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     expect(await refused(engine, { sites: { s: { projectId: project, siteId: site.id, name: "Home\u2066" } } })).toEqual([
       `name must not contain direction-overriding characters (U+2066 LEFT-TO-RIGHT ISOLATE at character 5): ${rtl}`,
     ]);
-    expect(await refused(engine, { tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: "2031-01-01T00:00:00Z" } } })).toEqual([
-      "title must not contain control characters (U+009B at character 8); only tab, line feed and carriage return are allowed",
-    ]);
+    expect(
+      await refused(engine, {
+        tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: "2031-01-01T00:00:00Z" } },
+      }),
+    ).toEqual(["title must not contain control characters (U+009B at character 8); only tab, line feed and carriage return are allowed"]);
     // Right-to-left text with its marks, and emoji sequences, pass.
-    await engine.setSpec({ products: { rtl: { projectId: project, title: "\u05D7\u05E0\u05D5\u05EA \u200FPro\u200F 👨\u200D👩\u200D👧" } } });
+    await engine.setSpec({
+      products: { rtl: { projectId: project, title: "\u05D7\u05E0\u05D5\u05EA \u200FPro\u200F 👨\u200D👩\u200D👧" } },
+    });
     expect((await engine.preview()).result.changeSummary).toEqual({ create: 2 });
     expect(wire(sim)).toEqual([]);
   });
 
   it("externalCheckoutUrl must be an RFC 3986 URI, and title: null is one error", async () => {
     const engine = await suite.newStack();
-    expect(await refused(engine, { products: { u: { projectId: project, title: "T", externalCheckoutUrl: "https://shop.example.com/a b" } } })).toEqual([
+    expect(
+      await refused(engine, { products: { u: { projectId: project, title: "T", externalCheckoutUrl: "https://shop.example.com/a b" } } }),
+    ).toEqual([
       "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
     ]);
-    expect(await refused(engine, { products: { n: { projectId: project, title: null as unknown as string } } })).toEqual(["title is required"]);
+    expect(await refused(engine, { products: { n: { projectId: project, title: null as unknown as string } } })).toEqual([
+      "title is required",
+    ]);
   });
 
   it("a schedule that would never run is refused at preview, with the service's own rule", async () => {
     const engine = await suite.newStack();
     const task = { projectId: project, title: "T", prompt: "P" };
-    expect(await refused(engine, { tasks: { ended: { ...task, scheduledAt: "2020-01-01T09:00:00Z", rrule: "FREQ=DAILY;COUNT=3" } } })).toEqual([
-      "rrule has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)",
-    ]);
+    expect(
+      await refused(engine, { tasks: { ended: { ...task, scheduledAt: "2020-01-01T09:00:00Z", rrule: "FREQ=DAILY;COUNT=3" } } }),
+    ).toEqual(["rrule has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)"]);
     expect(await refused(engine, { tasks: { past: { ...task, scheduledAt: "2020-01-01T09:00:00Z" } } })).toEqual([
       "scheduledAt is in the past, so a one-off task would never run; choose a future time, or add an rrule",
     ]);

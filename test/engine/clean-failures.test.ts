@@ -43,14 +43,21 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     const engine = await suite.newStack();
     await engine.setSpec(lookupFeedingThree("Acme Nope"));
     const failed = await expectFailure(engine.preview());
-    expectOneCleanError(failed, new RegExp(
-      '^getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\), ' +
-      '"Acme Docs" .*, \\(unnamed\\) \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\)\\. Check the name \\(it is matched exactly, case included\\)\\.\\s*$'));
+    expectOneCleanError(
+      failed,
+      new RegExp(
+        '^getProjectOutput: no project is named "Acme Nope"; the 4 listed projects are: "Acme Web" \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\), ' +
+          '"Acme Docs" .*, \\(unnamed\\) \\(id [0-9a-f-]{36}, workspace [0-9a-f-]{36}\\)\\. Check the name \\(it is matched exactly, case included\\)\\.\\s*$',
+      ),
+    );
   });
 
   it("a secret lookup argument is never quoted", async () => {
     const engine = await suite.newStack();
-    await engine.setSpec({ ...lookupFeedingThree("Project Codename Falcon"), lookups: { projectName: "Project Codename Falcon", secretName: true } });
+    await engine.setSpec({
+      ...lookupFeedingThree("Project Codename Falcon"),
+      lookups: { projectName: "Project Codename Falcon", secretName: true },
+    });
     const failed = await expectFailure(engine.preview());
     expectOneCleanError(failed, /^getProjectOutput: no project is named \(the secret value given\); the 4 listed projects are: /);
     expect(failed.text).not.toContain("Falcon");
@@ -59,14 +66,19 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
   it("a data source with no token, and with a token the service refuses", async () => {
     const noToken = await suite.newStack({ token: null });
     await noToken.setSpec(lookupFeedingThree("Acme Docs"));
-    expectOneCleanError(await expectFailure(noToken.preview()),
-      /^getProjectOutput: serviceapi: no API token\. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable\.\s*$/);
+    expectOneCleanError(
+      await expectFailure(noToken.preview()),
+      /^getProjectOutput: serviceapi: no API token\. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable\.\s*$/,
+    );
     await noToken.dispose();
 
     const refused = await suite.newStack({ token: "not_a_known_token" });
     await refused.setSpec(lookupFeedingThree("Acme Docs"));
     const failed = await expectFailure(refused.preview());
-    expectOneCleanError(failed, /^getProjectOutput: projects\.list failed: 401 unauthorized: invalid public API token \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/unauthorized\) \[request id [0-9a-f-]{36}\]\s*$/);
+    expectOneCleanError(
+      failed,
+      /^getProjectOutput: projects\.list failed: 401 unauthorized: invalid public API token \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/unauthorized\) \[request id [0-9a-f-]{36}\]\s*$/,
+    );
     expect(failed.text).not.toContain("not_a_known_token");
   });
 
@@ -76,25 +88,36 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.up();
     sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
     const failed = await expectFailure(engine.refresh());
-    expectOneCleanError(failed, /products\.update failed: 500 internal_error: simulated 500 \(fault \d+\) \(docs: .+\) \[request id [0-9a-f-]{36}\] Gave up after 4 attempts\./);
+    expectOneCleanError(
+      failed,
+      /products\.update failed: 500 internal_error: simulated 500 \(fault \d+\) \(docs: .+\) \[request id [0-9a-f-]{36}\] Gave up after 4 attempts\./,
+    );
   });
 
   it("the `import` resource option is refused saying what works instead, with no request", async () => {
     const engine = await suite.newStack();
-    await engine.setSpec({ products: { legacy: { projectId: DEFAULT_IDS.acmeDocs, title: "Legacy" } }, imports: { legacy: DEFAULT_IDS.acmeDocs } });
+    await engine.setSpec({
+      products: { legacy: { projectId: DEFAULT_IDS.acmeDocs, title: "Legacy" } },
+      imports: { legacy: DEFAULT_IDS.acmeDocs },
+    });
     sim.clearRequests();
     const failed = await expectFailure(engine.preview());
-    expectOneCleanError(failed, /^Product "legacy": the `import` resource option does not work with Pulumi dynamic providers; to take over an existing product, set `adoptId: "<id>"` instead\.\s*$/);
+    expectOneCleanError(
+      failed,
+      /^Product "legacy": the `import` resource option does not work with Pulumi dynamic providers; to take over an existing product, set `adoptId: "<id>"` instead\.\s*$/,
+    );
     expect(sim.requests()).toEqual([]);
   });
 
-  it.each([["TypeScript", "lookup-plain-ts"], ["JavaScript", "lookup-plain-js"]])(
-    "a lookup with no match feeding one resource, not exported (%s): one line, no stack", async (_language, folder) => {
-      const engine = await suite.newStack({ program: join(__dirname, folder) });
-      const failed = await expectFailure(engine.preview());
-      expectOneCleanError(failed, /^getProjectOutput: no project is named "No Such Project"; the 4 listed projects are: /);
-      expect(failed.visible).not.toContain("DataSourceError");
-    });
+  it.each([
+    ["TypeScript", "lookup-plain-ts"],
+    ["JavaScript", "lookup-plain-js"],
+  ])("a lookup with no match feeding one resource, not exported (%s): one line, no stack", async (_language, folder) => {
+    const engine = await suite.newStack({ program: join(__dirname, folder) });
+    const failed = await expectFailure(engine.preview());
+    expectOneCleanError(failed, /^getProjectOutput: no project is named "No Such Project"; the 4 listed projects are: /);
+    expect(failed.visible).not.toContain("DataSourceError");
+  });
 
   it(`Node.js ${OLD_NODE_VERSION} first on PATH: one line naming the Node found and the one needed, in the program and at refresh`, async () => {
     const old = oldNodeBin();
@@ -104,12 +127,19 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.up();
     const modern = engine.env.PATH!;
     engine.setEnv("PATH", `${old}:${bin}:${modern}`);
-    const needs = new RegExp(`^(Preview failed: )?pulumi-serviceapi needs Node\\.js 22\\.19 or later; this is Node\\.js v${OLD_NODE_VERSION.replace(/\./g, "\\.")} ` +
-      `\\(${old.replace(/[/.]/g, "\\$&")}/node\\)\\. Put a newer \`node\` first on PATH where pulumi runs\\.\\s*$`);
+    const needs = new RegExp(
+      `^(Preview failed: )?pulumi-serviceapi needs Node\\.js 22\\.19 or later; this is Node\\.js v${OLD_NODE_VERSION.replace(/\./g, "\\.")} ` +
+        `\\(${old.replace(/[/.]/g, "\\$&")}/node\\)\\. Put a newer \`node\` first on PATH where pulumi runs\\.\\s*$`,
+    );
     expectOneCleanError(await expectFailure(engine.preview()), needs);
     // refresh runs no program: the state's `require("pulumi-serviceapi/lifecycle/product")` meets the same check.
     const refresh = await expectFailure(engine.refresh());
-    expect(refresh.diagnostics.filter((d) => d.severity === "error").map((d) => d.message).join("\n")).toMatch(new RegExp(needs.source.slice(1, -6)));
+    expect(
+      refresh.diagnostics
+        .filter((d) => d.severity === "error")
+        .map((d) => d.message)
+        .join("\n"),
+    ).toMatch(new RegExp(needs.source.slice(1, -6)));
     expect(refresh.text).not.toContain("Cannot read properties of undefined");
     expect(refresh.text).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
     engine.setEnv("PATH", modern);
@@ -124,7 +154,8 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.up();
     await moved.close();
     await engine.stack.setConfig("serviceapi:baseUrl", { value: sim.url });
-    const advice = "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
+    const advice =
+      "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
       "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first.";
     for (const failed of [await expectFailure(engine.refresh()), await expectFailure(engine.destroy())]) {
       expectOneCleanError(failed, /products\.update failed: connection error: .*ECONNREFUSED.* \(2 attempts\)/);
@@ -144,9 +175,14 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     });
     await engine.up();
     const failed = await expectFailure(engine.preview());
-    expectOneCleanError(failed, new RegExp(`^getSiteOutput: no site is named "${site.name}" in project ${project}; the 3 listed sites are: .*` +
-      '"Docs, renamed by Pulumi" \\(subdomain "[^"]+", id [0-9a-f-]{36}\\).*\\. Look the site up by subdomain instead: ' +
-      "a name changes when a Site resource renames the site, a subdomain does not\\.\\s*$"));
+    expectOneCleanError(
+      failed,
+      new RegExp(
+        `^getSiteOutput: no site is named "${site.name}" in project ${project}; the 3 listed sites are: .*` +
+          '"Docs, renamed by Pulumi" \\(subdomain "[^"]+", id [0-9a-f-]{36}\\).*\\. Look the site up by subdomain instead: ' +
+          "a name changes when a Site resource renames the site, a subdomain does not\\.\\s*$",
+      ),
+    );
     await engine.destroy();
   });
 });

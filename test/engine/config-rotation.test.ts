@@ -41,7 +41,11 @@ describe("which configuration each command uses", { timeout: ENGINE_TIMEOUT_MS *
     oldSim.clearRequests();
     newSim.clearRequests();
     await command();
-    const ops = (sim: Simulator) => sim.requests().map((r) => r.operation ?? "?").sort();
+    const ops = (sim: Simulator) =>
+      sim
+        .requests()
+        .map((r) => r.operation ?? "?")
+        .sort();
     return { old: ops(oldSim), new: ops(newSim) };
   }
 
@@ -57,53 +61,67 @@ describe("which configuration each command uses", { timeout: ENGINE_TIMEOUT_MS *
   }
 
   it("each command, in order: a moved baseUrl, a rotated token, productRefresh changed, a token only in the environment", async () => {
-    await step("baseUrl changed after the last up: refresh, destroy and the --refresh step use the recorded one; --run-program and up the current one", async () => {
-      engine = await EngineStack.create(oldSim);
-      await engine.setSpec({ products: { p: { projectId: project, title: "Rotation" } }, lookups: { projectName: "Acme Docs" } });
-      await recordThenMove(oldSim, newSim);
+    await step(
+      "baseUrl changed after the last up: refresh, destroy and the --refresh step use the recorded one; --run-program and up the current one",
+      async () => {
+        engine = await EngineStack.create(oldSim);
+        await engine.setSpec({ products: { p: { projectId: project, title: "Rotation" } }, lookups: { projectName: "Acme Docs" } });
+        await recordThenMove(oldSim, newSim);
 
-      expect(await used(() => engine.refresh())).toEqual({ old: ["products.update"], new: [] });
-      // The refresh step reads with the recorded configuration; the program (its data source) runs with the current one.
-      expect(await used(() => engine.preview({ refresh: true }))).toEqual({ old: ["products.update"], new: ["projects.list"] });
-      expect(await used(() => engine.preview({ refresh: true, runProgram: true }))).toEqual({ old: [], new: ["products.update", "projects.list"] });
-      expect(await used(() => engine.preview())).toEqual({ old: [], new: ["projects.list"] });
-      expect(await used(() => engine.destroy())).toEqual({ old: ["products.update"], new: [] });
+        expect(await used(() => engine.refresh())).toEqual({ old: ["products.update"], new: [] });
+        // The refresh step reads with the recorded configuration; the program (its data source) runs with the current one.
+        expect(await used(() => engine.preview({ refresh: true }))).toEqual({ old: ["products.update"], new: ["projects.list"] });
+        expect(await used(() => engine.preview({ refresh: true, runProgram: true }))).toEqual({
+          old: [],
+          new: ["products.update", "projects.list"],
+        });
+        expect(await used(() => engine.preview())).toEqual({ old: [], new: ["projects.list"] });
+        expect(await used(() => engine.destroy())).toEqual({ old: ["products.update"], new: [] });
 
-      await recordThenMove(oldSim, newSim);
-      expect(await used(() => engine.destroy({ runProgram: true }))).toEqual({ old: [], new: ["products.update", "projects.list"] });
+        await recordThenMove(oldSim, newSim);
+        expect(await used(() => engine.destroy({ runProgram: true }))).toEqual({ old: [], new: ["products.update", "projects.list"] });
 
-      // `refresh --run-program` uses the current configuration and records it: later commands use it too.
-      await recordThenMove(oldSim, newSim);
-      expect(await used(() => engine.refresh({ runProgram: true }))).toEqual({ old: [], new: ["products.update", "projects.list"] });
-      expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
+        // `refresh --run-program` uses the current configuration and records it: later commands use it too.
+        await recordThenMove(oldSim, newSim);
+        expect(await used(() => engine.refresh({ runProgram: true }))).toEqual({ old: [], new: ["products.update", "projects.list"] });
+        expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
 
-      // So does `up`, even when nothing else changes.
-      await engine.refresh({ runProgram: true });
-      await pointAt(oldSim);
-      expect(await used(() => engine.up())).toEqual({ old: ["projects.list"], new: [] });
-      expect(await used(() => engine.refresh())).toEqual({ old: ["products.update"], new: [] });
-    });
+        // So does `up`, even when nothing else changes.
+        await engine.refresh({ runProgram: true });
+        await pointAt(oldSim);
+        expect(await used(() => engine.up())).toEqual({ old: ["projects.list"], new: [] });
+        expect(await used(() => engine.refresh())).toEqual({ old: ["products.update"], new: [] });
+      },
+    );
 
-    await step("a rotated token in stack config: refresh keeps the recorded one; --run-program uses the new one, and a 401 says why", async () => {
-      await recordThenMove(newSim, newSim);
-      await engine.stack.setConfig("serviceapi:token", { value: "revoked_token_0001", secret: true });
-      expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
-      const failed = await expectFailure(engine.refresh({ runProgram: true }));
-      expect(failed.text).toContain("401 unauthorized");
-      expect(failed.text).toContain("If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
-        "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.");
-      expect(failed.text).not.toContain("revoked_token_0001");
-      await engine.stack.setConfig("serviceapi:token", { value: newSim.token, secret: true });
-      await engine.up();
-    });
+    await step(
+      "a rotated token in stack config: refresh keeps the recorded one; --run-program uses the new one, and a 401 says why",
+      async () => {
+        await recordThenMove(newSim, newSim);
+        await engine.stack.setConfig("serviceapi:token", { value: "revoked_token_0001", secret: true });
+        expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
+        const failed = await expectFailure(engine.refresh({ runProgram: true }));
+        expect(failed.text).toContain("401 unauthorized");
+        expect(failed.text).toContain(
+          "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
+            "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.",
+        );
+        expect(failed.text).not.toContain("revoked_token_0001");
+        await engine.stack.setConfig("serviceapi:token", { value: newSim.token, secret: true });
+        await engine.up();
+      },
+    );
 
-    await step("serviceapi:productRefresh changed after the last up: refresh keeps reading products until up or --run-program", async () => {
-      await recordThenMove(newSim, newSim);
-      await engine.stack.setConfig("serviceapi:productRefresh", { value: "false" });
-      expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
-      expect(await used(() => engine.refresh({ runProgram: true }))).toEqual({ old: [], new: ["projects.list"] });
-      await engine.stack.removeConfig("serviceapi:productRefresh");
-    });
+    await step(
+      "serviceapi:productRefresh changed after the last up: refresh keeps reading products until up or --run-program",
+      async () => {
+        await recordThenMove(newSim, newSim);
+        await engine.stack.setConfig("serviceapi:productRefresh", { value: "false" });
+        expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
+        expect(await used(() => engine.refresh({ runProgram: true }))).toEqual({ old: [], new: ["projects.list"] });
+        await engine.stack.removeConfig("serviceapi:productRefresh");
+      },
+    );
 
     await step("a token only in SERVICEAPI_TOKEN is read by every command when it runs, refresh and destroy included", async () => {
       const envOnly = await EngineStack.create(newSim, { token: null, env: { SERVICEAPI_TOKEN: newSim.token } });

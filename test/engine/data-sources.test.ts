@@ -22,7 +22,12 @@ describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, ()
   it("lookups as stack outputs, then a lookup with no match", async () => {
     await step("getProjectOutput, getProjectsOutput, getSitesOutput and getSiteOutput become stack outputs", async () => {
       await engine.setSpec({
-        lookups: { projectName: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace, sitesOf: DEFAULT_IDS.acmeWeb, siteSubdomain: "acme-web-002" },
+        lookups: {
+          projectName: "Acme Docs",
+          workspaceId: DEFAULT_IDS.acmeWorkspace,
+          sitesOf: DEFAULT_IDS.acmeWeb,
+          siteSubdomain: "acme-web-002",
+        },
       });
       const up = await engine.up();
       const found = up.result.outputs.found!.value as Record<string, unknown>;

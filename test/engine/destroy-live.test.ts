@@ -76,8 +76,10 @@ describe("destroy acts on the live record", { timeout: ENGINE_TIMEOUT_MS }, () =
       // A's destroy finds B's name on the site: neither the name A set nor the one A found.
       const destroyA = await a.destroy();
       const warning = destroyA.diagnostics.find((d) => d.message.includes(`warning: [runtime] serviceapi: Site "home" (id ${site.id})`));
-      expect(warning?.message).toContain("its live name is neither the one this stack set nor the one it had when this stack took it over: " +
-        "it was renamed since, by a person or by another stack that manages the same site (one site, one stack).");
+      expect(warning?.message).toContain(
+        "its live name is neither the one this stack set nor the one it had when this stack took it over: " +
+          "it was renamed since, by a person or by another stack that manages the same site (one site, one stack).",
+      );
       // B's destroy finds the name A gave back, which B did not set either: it warns too, and gives the
       // site the name B found (A's), so the one before both is lost — what the warning says can happen.
       const destroyB = await b.destroy();

@@ -50,18 +50,21 @@ describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     expect(up.result.summary.resourceChanges).toEqual({ create: 4 });
     expect(Object.keys(up.result.outputs.products!.value as object).sort()).toEqual(["pro", "starter", "team"]);
 
-    writeFileSync(join(engine.dir, "bad.yaml"), [
-      "project: Acme Web",
-      "products:",
-      "  - key: pro",
-      "    title: Pro plan",
-      "  - key: cheap",
-      "    title: ''",
-      "    status: on-sale",
-      "  - key: odd",
-      "    title: Odd",
-      "    colour: blue",
-    ].join("\n"));
+    writeFileSync(
+      join(engine.dir, "bad.yaml"),
+      [
+        "project: Acme Web",
+        "products:",
+        "  - key: pro",
+        "    title: Pro plan",
+        "  - key: cheap",
+        "    title: ''",
+        "    status: on-sale",
+        "  - key: odd",
+        "    title: Odd",
+        "    colour: blue",
+      ].join("\n"),
+    );
     await engine.stack.setConfig("serviceapi-catalog-from-yaml:catalogFile", { value: "bad.yaml" });
     const failed = await expectFailure(engine.preview());
     expect(failed.text).toContain("bad.yaml has 3 problem(s):");

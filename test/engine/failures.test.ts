@@ -29,9 +29,13 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     });
     let text = (await expectFailure(engine.preview())).text;
     // The field and the limit, never the value (any input may be a secret).
-    expect(text).toContain("pulumi-nodejs:dynamic/serviceapi:Product resource 'big' has a problem: title must be 1 to 1024 characters long (got 1025)");
+    expect(text).toContain(
+      "pulumi-nodejs:dynamic/serviceapi:Product resource 'big' has a problem: title must be 1 to 1024 characters long (got 1025)",
+    );
     expect(text).toContain('status must be one of "active", "archived", "draft"');
-    expect(text).toContain("externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)");
+    expect(text).toContain(
+      "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
+    );
     const messages = (await expectFailure(engine.preview())).diagnostics.map((d) => d.message).join("\n");
     expect(messages).toContain("title must be 1 to 1024 characters long (got 1025)");
     for (const value of ["xxxxxxxxxx", "published", "not a url"]) expect(messages).not.toContain(value);
@@ -42,7 +46,9 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     expect(text).toContain("name must be 1 to 255 characters long (got 0)");
     expect(wire(sim)).toEqual([]);
 
-    await engine.setSpec({ tasks: { t: { projectId: project, title: "T", prompt: "P", scheduledAt: "next monday", rrule: "FREQ=DAILY;BYHOUR=25" } } });
+    await engine.setSpec({
+      tasks: { t: { projectId: project, title: "T", prompt: "P", scheduledAt: "next monday", rrule: "FREQ=DAILY;BYHOUR=25" } },
+    });
     text = (await expectFailure(engine.preview())).text;
     expect(text).toContain("scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z");
     expect(text).toMatch(/rrule [^\n]*BYHOUR/);
@@ -54,7 +60,9 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const engine = await newStack({ token: null });
     await engine.setSpec({ products: { p: { projectId: project, title: "Needs a token" } } });
     const failed = await expectFailure(engine.preview());
-    expect(failed.text).toContain("serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.");
+    expect(failed.text).toContain(
+      "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.",
+    );
     expect(wire(sim)).toEqual([]);
   });
 
@@ -85,10 +93,14 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     // 1 attempt + 3 retries, all 500.
     sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
     const failed = await expectFailure(engine.up());
-    expect(failed.text).toMatch(/Product "launch" \(id [0-9a-f-]{36}\) was created, but setting its status failed: products\.update failed: 500/);
+    expect(failed.text).toMatch(
+      /Product "launch" \(id [0-9a-f-]{36}\) was created, but setting its status failed: products\.update failed: 500/,
+    );
     expect(failed.text).toContain("the next `pulumi up` sets the status with a PATCH and creates no second product");
     // The API's code, message, doc_url and request id reach the CLI output.
-    expect(failed.text).toMatch(/products\.update failed: 500 [a-z_]+: .+? \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/[a-z_]+\) \[request id [^\]]+\]/);
+    expect(failed.text).toMatch(
+      /products\.update failed: 500 [a-z_]+: .+? \(docs: http:\/\/127\.0\.0\.1:\d+\/_simulator\/errors\/[a-z_]+\) \[request id [^\]]+\]/,
+    );
     expect(failed.text).not.toContain(sim.token);
     expect(sim.counts().products).toBe(before + 1);
     const [recorded] = await engine.resources("Product");
@@ -108,9 +120,13 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     await engine.setSpec({ products: { slow: { projectId: project, title: "Slow" } } });
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000 });
     const failed = await expectFailure(engine.up());
-    expect(failed.text).toContain("products.create failed: no response within 300 ms. The request was not retried because the record may have been created");
-    expect(failed.text).toContain('The stack records Product \\"slow\\" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it ' +
-      'again by itself: if the product exists on the service, set `adoptId: \\\"<its id>\\\"` on it; if it does not, run `pulumi up --replace <its URN>`');
+    expect(failed.text).toContain(
+      "products.create failed: no response within 300 ms. The request was not retried because the record may have been created",
+    );
+    expect(failed.text).toContain(
+      'The stack records Product \\"slow\\" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it ' +
+        'again by itself: if the product exists on the service, set `adoptId: \\"<its id>\\"` on it; if it does not, run `pulumi up --replace <its URN>`',
+    );
     expect(sim.requests("products.create")).toHaveLength(1);
     // The delayed create was processed after all: one product, which the re-run (test/engine/rerun.test.ts) does not duplicate.
     await until("the delayed create", () => sim.products().some((p) => p.title === "Slow"), 5_000);
@@ -126,7 +142,9 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const gaveUp = `Answered 429 on ${retries + 1} attempts; serviceapi:maxRateLimitRetries (${retries}) allows no further retry.`;
     const errors = failed.diagnostics.filter((d) => d.severity === "error");
     expect(errors.filter((d) => d.message.includes(gaveUp))).toHaveLength(1);
-    expect(errors.find((d) => d.message.includes(gaveUp))!.message).toMatch(/products\.create failed: 429 rate_limited: simulated 429 \(fault \d+\)/);
+    expect(errors.find((d) => d.message.includes(gaveUp))!.message).toMatch(
+      /products\.create failed: 429 rate_limited: simulated 429 \(fault \d+\)/,
+    );
     expect(sim.requests("products.create")).toHaveLength(retries + 1);
     expect(sim.requests().every((r) => r.status === 429)).toBe(true);
     expect(sim.counts().products).toBe(before);
@@ -136,7 +154,9 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
 
   it("a 429 storm during up: every resource lands exactly once", async () => {
     const engine = await newStack();
-    const products = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" as const }]));
+    const products = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`p${i}`, { projectId: project, title: `Storm ${i}`, status: "active" as const }]),
+    );
     await engine.setSpec({ products });
     const before = sim.counts().products;
     sim.setRateLimit({ limit: 4, windowMs: 500 });

@@ -48,7 +48,11 @@ describe("the workflow's commands under the real CLI", { timeout: ENGINE_TIMEOUT
   beforeAll(async () => {
     sim = await simulatorForSuite();
     // As in the workflow: the token comes from the environment, not from stack config.
-    engine = await EngineStack.create(sim, { program: join(REPO, "examples", "quickstart"), token: null, env: { SERVICEAPI_TOKEN: sim.token } });
+    engine = await EngineStack.create(sim, {
+      program: join(REPO, "examples", "quickstart"),
+      token: null,
+      env: { SERVICEAPI_TOKEN: sim.token },
+    });
   }, 30 * 60_000);
 
   afterAll(() => engine?.dispose());

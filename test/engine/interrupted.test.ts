@@ -14,8 +14,6 @@ import { ENGINE_TIMEOUT_MS, catalog, killTree } from "../../scripts/engine/drive
 
 const project = DEFAULT_IDS.acmeDocs;
 
-
-
 describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   const suite = engineSuite();
   let sim: Simulator;

@@ -40,7 +40,13 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
         shop: { projectId: project, siteId: siteIds[2]!, name: originalNames[2]! },
       },
       tasks: {
-        weekly: { projectId: project, title: "Weekly report", prompt: "Summarize last week's orders", scheduledAt: "2026-12-07T09:00:00Z", rrule: "FREQ=WEEKLY;BYDAY=MO" },
+        weekly: {
+          projectId: project,
+          title: "Weekly report",
+          prompt: "Summarize last week's orders",
+          scheduledAt: "2026-12-07T09:00:00Z",
+          rrule: "FREQ=WEEKLY;BYDAY=MO",
+        },
       },
     };
     await engine.setSpec(spec);
@@ -58,16 +64,20 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
       expect(run.result.summary.resourceChanges).toEqual({ create: 7 });
       const calls = wire(sim);
       const creates = calls.filter((c) => c.operation === "products.create").map((c) => c.body);
-      expect(creates).toEqual(expect.arrayContaining([
-        { title: "Pro plan", projectId: project, slug: "pro", externalCheckoutUrl: "https://shop.example.com/pro" },
-        { title: "Starter", projectId: project, description: "Entry plan" },
-      ]));
+      expect(creates).toEqual(
+        expect.arrayContaining([
+          { title: "Pro plan", projectId: project, slug: "pro", externalCheckoutUrl: "https://shop.example.com/pro" },
+          { title: "Starter", projectId: project, description: "Entry plan" },
+        ]),
+      );
       expect(creates).toHaveLength(2);
       // The create body cannot carry status: one PATCH sets it, only for the product that declares one.
       expect(calls.filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([{ status: "active" }]);
       // Three sites of one project: one shared listing (250 sites → 3 pages), two renames, none for "shop".
       expect(calls.filter((c) => c.operation === "sites.list")).toHaveLength(3);
-      expect(calls.filter((c) => c.operation === "sites.update").map((c) => c.body)).toEqual(expect.arrayContaining([{ name: "Home" }, { name: "Blog" }]));
+      expect(calls.filter((c) => c.operation === "sites.update").map((c) => c.body)).toEqual(
+        expect.arrayContaining([{ name: "Home" }, { name: "Blog" }]),
+      );
       expect(calls.filter((c) => c.operation === "sites.update")).toHaveLength(2);
       expect(calls.filter((c) => c.operation === "tasks.create").map((c) => c.body)).toEqual([spec.tasks!.weekly]);
       expect(sim.counts()).toEqual({ products: 2, tasks: 1 });
@@ -196,13 +206,15 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
       cliText.push(run.text);
       expect(run.result.summary.resourceChanges).toEqual({ delete: 7 });
       const calls = wire(sim);
-      expect(calls.filter((c) => c.operation === "products.update").map((c) => [c.path, c.body])).toEqual(expect.arrayContaining([
-        [`/api/v1/public/products/${ids.pro}`, { status: "archived" }],
-        [`/api/v1/public/products/${ids.starter}`, { status: "archived" }],
-      ]));
-      expect(calls.filter((c) => c.operation === "sites.update").map((c) => c.body)).toEqual(expect.arrayContaining([
-        { name: originalNames[0] }, { name: originalNames[1] },
-      ]));
+      expect(calls.filter((c) => c.operation === "products.update").map((c) => [c.path, c.body])).toEqual(
+        expect.arrayContaining([
+          [`/api/v1/public/products/${ids.pro}`, { status: "archived" }],
+          [`/api/v1/public/products/${ids.starter}`, { status: "archived" }],
+        ]),
+      );
+      expect(calls.filter((c) => c.operation === "sites.update").map((c) => c.body)).toEqual(
+        expect.arrayContaining([{ name: originalNames[0] }, { name: originalNames[1] }]),
+      );
       // Two archives, one listing (3 pages, to judge the live names), two renames; "shop" kept its name.
       expect(calls.filter((c) => c.operation === "sites.list")).toHaveLength(3);
       expect(calls).toHaveLength(7);

@@ -20,7 +20,10 @@ export function oldNodeBin(): string {
   const scratch = mkdtempSync(join(cache, "node-download-"));
   try {
     const pkg = `node-${process.platform}-${process.arch}@${OLD_NODE_VERSION}`;
-    const tarball = execFileSync("npm", ["pack", pkg, "--silent", "--pack-destination", scratch], { encoding: "utf8", cwd: scratch }).trim();
+    const tarball = execFileSync("npm", ["pack", pkg, "--silent", "--pack-destination", scratch], {
+      encoding: "utf8",
+      cwd: scratch,
+    }).trim();
     execFileSync("tar", ["-xzf", join(scratch, tarball), "-C", scratch]);
     rmSync(dir, { recursive: true, force: true });
     renameSync(join(scratch, "package"), dir);

@@ -16,7 +16,8 @@ import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../../scripts/engin
 
 const project = DEFAULT_IDS.acmeDocs;
 const FIXTURE = join(__dirname, "fixtures", "state-0.1.0-lifecycle-subpaths.json");
-const required = (r: StateResource) => /require\("pulumi-serviceapi\/(\w+)\/(\w+)"\)/.exec(String(r.outputs.__provider))?.slice(1).join("/");
+const required = (r: StateResource) =>
+  /require\("pulumi-serviceapi\/(\w+)\/(\w+)"\)/.exec(String(r.outputs.__provider))?.slice(1).join("/");
 
 describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   const suite = engineSuite();
@@ -38,7 +39,9 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
     const spec = {
       products: { pro: { projectId: project, title: "Old stack pro", slug: "old-pro" } },
       sites: { docs: { projectId: project, siteId: site.id, name: "Docs (old stack)" } },
-      tasks: { weekly: { projectId: project, title: "Old stack task", prompt: "P", scheduledAt: "2031-01-05T09:00:00Z", rrule: "FREQ=WEEKLY" } },
+      tasks: {
+        weekly: { projectId: project, title: "Old stack task", prompt: "P", scheduledAt: "2031-01-05T09:00:00Z", rrule: "FREQ=WEEKLY" },
+      },
     };
     await engine.setSpec(spec);
     expect((await engine.resources("Product")).map(required)).toEqual(["lifecycle/product"]);
@@ -51,7 +54,11 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
     await step("refresh reads through the old subpaths and finds nothing changed", async () => {
       const refresh = await engine.refresh();
       expect(refresh.result.summary.resourceChanges).toEqual({ same: 4 });
-      expect(wire(sim).map((c) => c.operation).sort()).toEqual(["products.update", "sites.list"]);
+      expect(
+        wire(sim)
+          .map((c) => c.operation)
+          .sort(),
+      ).toEqual(["products.update", "sites.list"]);
     });
 
     await step("one field changed: one PATCH with one key", async () => {
@@ -59,13 +66,24 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
       const up = await engine.up();
       expect(up.result.summary.resourceChanges).toMatchObject({ update: 1 });
       expect(wire(sim).filter((c) => c.operation === "products.update")).toEqual([
-        { operation: "products.update", method: "PATCH", path: `/api/v1/public/products/${product.id}`, body: { title: "Old stack pro (2027)" } },
+        {
+          operation: "products.update",
+          method: "PATCH",
+          path: `/api/v1/public/products/${product.id}`,
+          body: { title: "Old stack pro (2027)" },
+        },
       ]);
     });
 
     await step("a resource added now gets the new subpath name", async () => {
-      await engine.setSpec({ ...spec, products: { ...spec.products, pro: { ...spec.products.pro, title: "Old stack pro (2027)" },
-        fresh: { projectId: project, title: "New stack pro" } } });
+      await engine.setSpec({
+        ...spec,
+        products: {
+          ...spec.products,
+          pro: { ...spec.products.pro, title: "Old stack pro (2027)" },
+          fresh: { projectId: project, title: "New stack pro" },
+        },
+      });
       await engine.up();
       const byName = new Map((await engine.resources("Product")).map((r) => [r.urn.split("::").pop(), required(r)]));
       expect(byName.get("fresh")).toBe("dynamic/product");

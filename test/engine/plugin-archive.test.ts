@@ -62,15 +62,23 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
     expect(existsSync(join(home, "plugins"))).toBe(false);
     pulumi(["plugin", "install", "resource", "serviceapi", version, "--file", archive]);
     expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
-    expect(readdirSync(join(home, "plugins", `resource-serviceapi-v${version}`)).sort())
-      .toEqual(["pulumi-resource-serviceapi", "serviceapi-plugin.js", "serviceapi-plugin.js.LEGAL.txt"]);
+    expect(readdirSync(join(home, "plugins", `resource-serviceapi-v${version}`)).sort()).toEqual([
+      "pulumi-resource-serviceapi",
+      "serviceapi-plugin.js",
+      "serviceapi-plugin.js.LEGAL.txt",
+    ]);
     expect(pulumi(["plugin", "ls"])).toMatch(new RegExp(`serviceapi\\s+resource\\s+${version.replaceAll(".", "\\.")}`));
   });
 
   it("runs the YAML example: up, a preview with nothing to do, destroy; never from $PATH", async () => {
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
-    expect(sim.products().map((p) => p.title).sort()).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
+    expect(
+      sim
+        .products()
+        .map((p) => p.title)
+        .sort(),
+    ).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
     expect(up.result.outputs.proPlanStatus!.value).toBe("active");
 
     sim.clearRequests();
@@ -80,7 +88,12 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
 
     const destroy = await engine.destroy();
     expect(destroy.result.summary.resourceChanges).toEqual({ delete: 5 });
-    expect(sim.products().filter((p) => p.status !== "archived").map((p) => p.title)).toEqual([]);
+    expect(
+      sim
+        .products()
+        .filter((p) => p.status !== "archived")
+        .map((p) => p.title),
+    ).toEqual([]);
 
     for (const run of [up, preview, destroy]) {
       expect(run.text).not.toContain("from $PATH");

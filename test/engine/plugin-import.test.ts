@@ -30,12 +30,17 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
   }
 
   it("pulumi import --file takes in a dozen products at once, writing nothing", async () => {
-    const existing = await Promise.all(Array.from({ length: 12 }, (_, i) => client.createProduct({ projectId: project, title: `Bulk ${i}`, slug: `bulk-${i}` })));
+    const existing = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.createProduct({ projectId: project, title: `Bulk ${i}`, slug: `bulk-${i}` })),
+    );
     const engine = await yamlStack();
     const importFile = join(engine.dir, "import.json");
-    writeFileSync(importFile, JSON.stringify({
-      resources: existing.map((p, i) => ({ type: "serviceapi:index:Product", name: `bulk-${i}`, id: `${project}/${p.id}` })),
-    }));
+    writeFileSync(
+      importFile,
+      JSON.stringify({
+        resources: existing.map((p, i) => ({ type: "serviceapi:index:Product", name: `bulk-${i}`, id: `${project}/${p.id}` })),
+      }),
+    );
     sim.clearRequests();
     const run = engine.spawnCli(["import", "--file", importFile, "--yes", "--non-interactive"]);
     expect(await run.exited).toBe(0);
@@ -50,19 +55,21 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
 
   it("the import: resource option in Pulumi YAML adopts the product; the next preview has nothing to do", async () => {
     const legacy = await client.createProduct({ projectId: project, title: "Option import", slug: "option-import" });
-    const engine = await yamlStack([
-      "resources:",
-      "  legacy:",
-      "    type: serviceapi:index:Product",
-      "    properties:",
-      `      projectId: ${project}`,
-      "      title: Option import",
-      "      slug: option-import",
-      "      status: draft",
-      "    options:",
-      `      import: ${project}/${legacy.id}`,
-      "",
-    ].join("\n"));
+    const engine = await yamlStack(
+      [
+        "resources:",
+        "  legacy:",
+        "    type: serviceapi:index:Product",
+        "    properties:",
+        `      projectId: ${project}`,
+        "      title: Option import",
+        "      slug: option-import",
+        "      status: draft",
+        "    options:",
+        `      import: ${project}/${legacy.id}`,
+        "",
+      ].join("\n"),
+    );
     const before = sim.products().length;
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toMatchObject({ import: 1 });
@@ -77,7 +84,8 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
   async function optionKeptInProgram(importId: (id: string) => string) {
     const live = await client.createProduct({ projectId: project, title: "Kept option", description: "Set in the admin UI" });
     await client.updateProduct(live.id, { status: "active" });
-    const engine = await yamlStack([
+    const engine = await yamlStack(
+      [
         "resources:",
         "  kept:",
         "    type: serviceapi:index:Product",
@@ -88,7 +96,8 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
         "    options:",
         `      import: ${importId(live.id)}`,
         "",
-      ].join("\n"));
+      ].join("\n"),
+    );
     return { engine, id: live.id };
   }
 
@@ -116,7 +125,11 @@ describe("importing through the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(first.result.summary.resourceChanges).toMatchObject({ import: 1, update: 1 });
     // One read (the import's empty PATCH): the program's projectId is recorded without a request, and
     // status, which the program leaves out, is not sent.
-    expect(wire(sim).filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([{}]);
+    expect(
+      wire(sim)
+        .filter((c) => c.operation === "products.update")
+        .map((c) => c.body),
+    ).toEqual([{}]);
     const [state] = await engine.resources("Product", "plugin");
     expect(state!.outputs.projectId).toBe(project);
     const preview = await engine.preview();

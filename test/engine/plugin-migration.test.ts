@@ -43,12 +43,15 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
 
     // 2. Import each record under the plugin's type (same logical names: the type is part of the URN).
     const importFile = join(engine.dir, "migrate.json");
-    writeFileSync(importFile, JSON.stringify({
-      resources: [
-        ...products.map((p) => ({ type: "serviceapi:index:Product", name: p.urn.split("::").pop(), id: `${project}/${p.id}` })),
-        { type: "serviceapi:index:Site", name: "docs", id: `${project}/${managedSite!.id}` },
-      ],
-    }));
+    writeFileSync(
+      importFile,
+      JSON.stringify({
+        resources: [
+          ...products.map((p) => ({ type: "serviceapi:index:Product", name: p.urn.split("::").pop(), id: `${project}/${p.id}` })),
+          { type: "serviceapi:index:Site", name: "docs", id: `${project}/${managedSite!.id}` },
+        ],
+      }),
+    );
     sim.clearRequests();
     const imported = engine.spawnCli(["import", "--file", importFile, "--protect=false", "--yes", "--non-interactive"]);
     expect(await imported.exited).toBe(0);
@@ -70,9 +73,21 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
     // The import read each record (empty PATCHes and listings) and wrote nothing; the preview sent
     // nothing at all; the records are as they were.
     expect(importRequests.filter((r) => r.operation === "products.update")).toHaveLength(2 * products.length);
-    expect(importRequests.filter((r) => !(r.operation === "sites.list" || (r.operation === "products.update" && JSON.stringify(r.body) === "{}")))).toEqual([]);
-    expect(sim.products().filter((p) => p.projectId === project).map((p) => [p.title, p.status]).sort())
-      .toEqual([["Basic", "draft"], ["Pro", "active"]]);
+    expect(
+      importRequests.filter(
+        (r) => !(r.operation === "sites.list" || (r.operation === "products.update" && JSON.stringify(r.body) === "{}")),
+      ),
+    ).toEqual([]);
+    expect(
+      sim
+        .products()
+        .filter((p) => p.projectId === project)
+        .map((p) => [p.title, p.status])
+        .sort(),
+    ).toEqual([
+      ["Basic", "draft"],
+      ["Pro", "active"],
+    ]);
     expect(wire(sim)).toEqual([]);
     expect((await engine.resources("Product", "plugin")).map((r) => r.id).sort()).toEqual(products.map((p) => p.id).sort());
     expect(await engine.resources("Product")).toEqual([]);

@@ -60,12 +60,23 @@ describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
     const plain = await newStack({
       plugin: true,
       yaml: [
-        "name: plain", "runtime: yaml", "resources:", "  p:", "    type: serviceapi:index:Product", "    properties:",
-        `      projectId: ${DEFAULT_IDS.acmeDocs}`, "      title: Plain", "",
+        "name: plain",
+        "runtime: yaml",
+        "resources:",
+        "  p:",
+        "    type: serviceapi:index:Product",
+        "    properties:",
+        `      projectId: ${DEFAULT_IDS.acmeDocs}`,
+        "      title: Plain",
+        "",
       ].join("\n"),
     });
     for (const [key, value, message] of [
-      ["serviceapi:baseUrl", "127.0.0.1:18950", 'serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")'],
+      [
+        "serviceapi:baseUrl",
+        "127.0.0.1:18950",
+        'serviceapi:baseUrl must be an absolute URL such as https://api.example.com (got "127.0.0.1:18950")',
+      ],
       ["serviceapi:baseUrl", "ftp://x", "serviceapi:baseUrl must use https://"],
       ["serviceapi:token", "tok-a", "token is too short (5 characters; at least 8): check SERVICEAPI_TOKEN or serviceapi:token"],
     ] as const) {

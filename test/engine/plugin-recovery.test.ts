@@ -17,8 +17,10 @@ const project = DEFAULT_IDS.acmeDocs;
 
 /** A Pulumi YAML catalog of `count` products. */
 function yamlCatalog(count: number): string {
-  const resources = Array.from({ length: count }, (_, i) =>
-    `  p${i}:\n    type: serviceapi:index:Product\n    properties:\n      projectId: ${project}\n      title: Kill plugin ${i}\n`).join("");
+  const resources = Array.from(
+    { length: count },
+    (_, i) => `  p${i}:\n    type: serviceapi:index:Product\n    properties:\n      projectId: ${project}\n      title: Kill plugin ${i}\n`,
+  ).join("");
   return `name: killed\nruntime: yaml\nresources:\n${resources}`;
 }
 
@@ -73,17 +75,28 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
     sim.clearRequests();
     expect(await engine.spawnCli(["refresh", "--yes", "--non-interactive", ...args]).exited).toBe(0);
     expect(sim.requests()).toEqual([]);
-    expect((await engine.resources("Product", "plugin"))).toEqual([]);
+    expect(await engine.resources("Product", "plugin")).toEqual([]);
 
     // What works, with Pulumi's own tools (docs/recovery.md, "With the plugin"): clear what is
     // still pending, then `pulumi import` every product the log names and the stack lacks.
     expect(await engine.spawnCli(["refresh", "--clear-pending-creates", "--yes", "--non-interactive"]).exited).toBe(0);
     const importFile = join(engine.dir, "recover.json");
-    writeFileSync(importFile, JSON.stringify({
-      resources: [...named].map(([name, id]) => ({ type: "serviceapi:index:Product", name, id: `${project}/${id}` })),
-    }));
+    writeFileSync(
+      importFile,
+      JSON.stringify({
+        resources: [...named].map(([name, id]) => ({ type: "serviceapi:index:Product", name, id: `${project}/${id}` })),
+      }),
+    );
     sim.clearRequests();
-    const imported = engine.spawnCli(["import", "--file", importFile, "--protect=false", "--generate-code=false", "--yes", "--non-interactive"]);
+    const imported = engine.spawnCli([
+      "import",
+      "--file",
+      importFile,
+      "--protect=false",
+      "--generate-code=false",
+      "--yes",
+      "--non-interactive",
+    ]);
     expect(await imported.exited).toBe(0);
     expect(imported.output()).toContain("8 imported");
     // Read with empty PATCHes (once for the preview, once for the import), nothing else.

@@ -10,8 +10,18 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_TIMEOUT_MS, REPO, pulumiCli } from "../../scripts/engine/driver";
 
-interface Property { type?: string; $ref?: string; items?: Property; description?: string; secret?: boolean; willReplaceOnChanges?: boolean }
-interface ObjectSpec { properties: Record<string, Property>; required?: string[] }
+interface Property {
+  type?: string;
+  $ref?: string;
+  items?: Property;
+  description?: string;
+  secret?: boolean;
+  willReplaceOnChanges?: boolean;
+}
+interface ObjectSpec {
+  properties: Record<string, Property>;
+  required?: string[];
+}
 interface Schema {
   name: string;
   config: { variables: Record<string, Property> };
@@ -39,15 +49,20 @@ function documentedInputs(type: string): Map<string, string> {
 const PROMISED = {
   Product: {
     inputs: ["adoptId", "description", "externalCheckoutUrl", "onDelete", "projectId", "slug", "status", "title"],
-    required: ["projectId", "title"], replaces: ["projectId"], outputs: ["type"],
+    required: ["projectId", "title"],
+    replaces: ["projectId"],
+    outputs: ["type"],
   },
   Site: {
     inputs: ["name", "projectId", "restoreNameOnDelete", "siteId"],
-    required: ["name", "projectId", "siteId"], replaces: ["projectId", "siteId"], outputs: ["isDefault", "originalName", "subdomain"],
+    required: ["name", "projectId", "siteId"],
+    replaces: ["projectId", "siteId"],
+    outputs: ["isDefault", "originalName", "subdomain"],
   },
   Task: {
     inputs: ["adoptId", "emoji", "projectId", "prompt", "rrule", "scheduledAt", "title"],
-    required: ["projectId", "prompt", "scheduledAt", "title"], replaces: ["emoji", "projectId", "prompt", "rrule", "scheduledAt", "title"],
+    required: ["projectId", "prompt", "scheduledAt", "title"],
+    replaces: ["emoji", "projectId", "prompt", "rrule", "scheduledAt", "title"],
     outputs: ["createdAt", "nextRunAt", "updatedAt"],
   },
 } as const;
@@ -59,7 +74,8 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     const { bin } = await pulumiCli();
     const launcher = join(REPO, "node_modules", "pulumi-serviceapi", "plugin", "pulumi-resource-serviceapi");
     const text = execFileSync(join(bin, "pulumi"), ["package", "get-schema", launcher], {
-      encoding: "utf8", env: { ...process.env, PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH}`, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH}`, PULUMI_SKIP_UPDATE_CHECK: "true" },
     });
     schema = JSON.parse(text) as Schema;
   }, 30 * 60_000);
@@ -67,34 +83,54 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
   it("lists the three resources and four functions under the serviceapi package", () => {
     expect(schema.name).toBe("serviceapi");
     expect(Object.keys(schema.resources).sort()).toEqual(["serviceapi:index:Product", "serviceapi:index:Site", "serviceapi:index:Task"]);
-    expect(Object.keys(schema.functions).sort())
-      .toEqual(["serviceapi:index:getProject", "serviceapi:index:getProjects", "serviceapi:index:getSite", "serviceapi:index:getSites"]);
+    expect(Object.keys(schema.functions).sort()).toEqual([
+      "serviceapi:index:getProject",
+      "serviceapi:index:getProjects",
+      "serviceapi:index:getSite",
+      "serviceapi:index:getSites",
+    ]);
   });
 
-  it.each(Object.entries(PROMISED))("%s: inputs, required inputs, replacements and outputs as promised; docs/resources.md lists each", (type, promised) => {
-    const resource = schema.resources[`serviceapi:index:${type}`]!;
-    expect(Object.keys(resource.inputProperties).sort()).toEqual(promised.inputs);
-    expect([...resource.requiredInputs].sort()).toEqual(promised.required);
-    const replacing = Object.entries(resource.inputProperties).filter(([, p]) => p.willReplaceOnChanges).map(([name]) => name).sort();
-    expect(replacing).toEqual(promised.replaces);
-    for (const name of promised.replaces) expect(resource.inputProperties[name]!.description).toMatch(new RegExp(`Changing it replaces the ${type}\\.$`));
-    for (const name of promised.outputs) expect(resource.properties[name], `${type} output ${name}`).toBeDefined();
-    const documented = documentedInputs(type);
-    for (const name of promised.inputs) {
-      expect(documented.has(name), `docs/resources.md lists ${type}.${name}`).toBe(true);
-      expect(documented.get(name)!.startsWith("replace"), `docs say ${type}.${name} replaces`).toBe((promised.replaces as readonly string[]).includes(name));
-    }
-  });
+  it.each(Object.entries(PROMISED))(
+    "%s: inputs, required inputs, replacements and outputs as promised; docs/resources.md lists each",
+    (type, promised) => {
+      const resource = schema.resources[`serviceapi:index:${type}`]!;
+      expect(Object.keys(resource.inputProperties).sort()).toEqual(promised.inputs);
+      expect([...resource.requiredInputs].sort()).toEqual(promised.required);
+      const replacing = Object.entries(resource.inputProperties)
+        .filter(([, p]) => p.willReplaceOnChanges)
+        .map(([name]) => name)
+        .sort();
+      expect(replacing).toEqual(promised.replaces);
+      for (const name of promised.replaces)
+        expect(resource.inputProperties[name]!.description).toMatch(new RegExp(`Changing it replaces the ${type}\\.$`));
+      for (const name of promised.outputs) expect(resource.properties[name], `${type} output ${name}`).toBeDefined();
+      const documented = documentedInputs(type);
+      for (const name of promised.inputs) {
+        expect(documented.has(name), `docs/resources.md lists ${type}.${name}`).toBe(true);
+        expect(documented.get(name)!.startsWith("replace"), `docs say ${type}.${name} replaces`).toBe(
+          (promised.replaces as readonly string[]).includes(name),
+        );
+      }
+    },
+  );
 
   it("descriptions state the API's limits and the refusals", () => {
     const product = schema.resources["serviceapi:index:Product"]!.inputProperties;
-    expect(product.title!.description).toBe("The title: 1 to 1024 characters. Invisible and direction-overriding characters (bidi overrides, " +
-      "zero-width spaces) are refused.");
-    expect(product.description!.description).toBe("Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.");
+    expect(product.title!.description).toBe(
+      "The title: 1 to 1024 characters. Invisible and direction-overriding characters (bidi overrides, " +
+        "zero-width spaces) are refused.",
+    );
+    expect(product.description!.description).toBe(
+      "Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.",
+    );
     expect(product.slug!.description).toMatch(/^1 to 1024 characters\. /);
-    expect(schema.resources["serviceapi:index:Site"]!.inputProperties.name!.description).toMatch(/^The site's name: 1 to 255 characters\. /);
-    expect(schema.resources["serviceapi:index:Task"]!.inputProperties.scheduledAt!.description)
-      .toBe("The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused. Changing it replaces the Task.");
+    expect(schema.resources["serviceapi:index:Site"]!.inputProperties.name!.description).toMatch(
+      /^The site's name: 1 to 255 characters\. /,
+    );
+    expect(schema.resources["serviceapi:index:Task"]!.inputProperties.scheduledAt!.description).toBe(
+      "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused. Changing it replaces the Task.",
+    );
   });
 
   it("functions: arguments and results as the data sources take and give them", () => {
@@ -105,7 +141,9 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(fn("getSite").inputs.required).toEqual(["projectId"]);
     expect(fn("getSite").inputs.properties.isDefault).toMatchObject({ type: "boolean" });
     expect(fn("getProjects").outputs.properties.projects).toEqual({
-      type: "array", items: { $ref: "#/types/serviceapi:index:ProjectInfo" }, description: expect.stringMatching(/^Every project the token can act on/),
+      type: "array",
+      items: { $ref: "#/types/serviceapi:index:ProjectInfo" },
+      description: expect.stringMatching(/^Every project the token can act on/),
     });
     expect(fn("getSites").outputs.required).toEqual(["projectId", "sites"]);
     // A project's name may be null (the API allows unnamed projects), so it is not required.
@@ -117,10 +155,22 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(schema.config.variables.token).toMatchObject({ type: "string", secret: true });
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
     expect(Object.keys(schema.config.variables).sort()).toEqual([
-      "baseUrl", "initialRetryDelayMs", "maxRateLimitRetries", "maxRetries", "maxRetryAfterMs", "maxRetryDelayMs", "minRateLimitDelayMs",
-      "productRefresh", "publicBaseUrl", "rateLimitBudgetMs", "timeoutMs", "token",
+      "baseUrl",
+      "initialRetryDelayMs",
+      "maxRateLimitRetries",
+      "maxRetries",
+      "maxRetryAfterMs",
+      "maxRetryDelayMs",
+      "minRateLimitDelayMs",
+      "productRefresh",
+      "publicBaseUrl",
+      "rateLimitBudgetMs",
+      "timeoutMs",
+      "token",
     ]);
-    expect(schema.config.variables.timeoutMs!.description).toBe("Per-attempt timeout covering the whole response, in ms. Default 30000; 1 to 3600000.");
+    expect(schema.config.variables.timeoutMs!.description).toBe(
+      "Per-attempt timeout covering the whole response, in ms. Default 30000; 1 to 3600000.",
+    );
     expect(schema.config.variables.minRateLimitDelayMs!.description).toMatch(/ Default 250; 10 to 60000\.$/);
     expect(schema.config.variables.baseUrl!.description).toMatch(/ Environment fallback: SERVICEAPI_BASE_URL\.$/);
   });

@@ -11,9 +11,7 @@ import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, step } from "./suite";
-import {
-  ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire,
-} from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 
@@ -38,7 +36,12 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
     await step("up creates the catalog and renames the default site, naming each product it created", async () => {
       const up = await engine.up();
       expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
-      expect(sim.products().map((p) => p.title).sort()).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
+      expect(
+        sim
+          .products()
+          .map((p) => p.title)
+          .sort(),
+      ).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
       const products = await engine.resources("Product", "plugin");
       expect(products).toHaveLength(3);
       const messages = up.diagnostics.map((d) => d.message).join("\n");
@@ -76,16 +79,37 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
     });
 
     await step("pulumi import takes an existing product in by <projectId>/<productId> and prints the YAML to paste", async () => {
-      const legacy = await client.createProduct({ projectId: project, title: "Imported plan", slug: "imported", description: "From before Pulumi" });
+      const legacy = await client.createProduct({
+        projectId: project,
+        title: "Imported plan",
+        slug: "imported",
+        description: "From before Pulumi",
+      });
       sim.clearRequests();
-      const imported = engine.spawnCli(["import", "serviceapi:index:Product", "imported-plan", `${project}/${legacy.id}`, "--yes", "--non-interactive"]);
+      const imported = engine.spawnCli([
+        "import",
+        "serviceapi:index:Product",
+        "imported-plan",
+        `${project}/${legacy.id}`,
+        "--yes",
+        "--non-interactive",
+      ]);
       expect(await imported.exited).toBe(0);
       expect(imported.output()).toMatch(/imported-plan:\n\s+type: serviceapi:Product\n\s+properties:\n(\s+\w+: .+\n)+/);
-      for (const line of [`projectId: ${project}`, "slug: imported", "status: draft", "title: Imported plan", "description: From before Pulumi"]) {
+      for (const line of [
+        `projectId: ${project}`,
+        "slug: imported",
+        "status: draft",
+        "title: Imported plan",
+        "description: From before Pulumi",
+      ]) {
         expect(imported.output()).toContain(line);
       }
       // Read with an empty PATCH (once for the preview, once for the import); nothing written, nothing created.
-      expect(wire(sim).map((c) => [c.operation, c.body])).toEqual([["products.update", {}], ["products.update", {}]]);
+      expect(wire(sim).map((c) => [c.operation, c.body])).toEqual([
+        ["products.update", {}],
+        ["products.update", {}],
+      ]);
       const [state] = (await engine.resources("Product", "plugin")).filter((r) => r.urn.endsWith("::imported-plan"));
       expect(state!.id).toBe(legacy.id);
     });
@@ -93,32 +117,68 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
     await step("a malformed import id or an unknown product is a clear error, and nothing is imported", async () => {
       const malformed = engine.spawnCli(["import", "serviceapi:index:Product", "bad", "not-a-pair", "--yes", "--non-interactive"]);
       expect(await malformed.exited).not.toBe(0);
-      expect(malformed.output()).toContain("Product import ids are <projectId>/<productId> (or <productId> alone, with projectId declared in the program), because the API's product record does not say which project it is in");
-      const unknown = engine.spawnCli(["import", "serviceapi:index:Product", "gone", `${project}/0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d`, "--yes", "--non-interactive"]);
+      expect(malformed.output()).toContain(
+        "Product import ids are <projectId>/<productId> (or <productId> alone, with projectId declared in the program), because the API's product record does not say which project it is in",
+      );
+      const unknown = engine.spawnCli([
+        "import",
+        "serviceapi:index:Product",
+        "gone",
+        `${project}/0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d`,
+        "--yes",
+        "--non-interactive",
+      ]);
       expect(await unknown.exited).not.toBe(0);
-      expect(unknown.output()).toContain("Product 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d: no product with this id is visible to this token, so it cannot be imported.");
-      const task = engine.spawnCli(["import", "serviceapi:index:Task", "t", "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", "--yes", "--non-interactive"]);
+      expect(unknown.output()).toContain(
+        "Product 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d: no product with this id is visible to this token, so it cannot be imported.",
+      );
+      const task = engine.spawnCli([
+        "import",
+        "serviceapi:index:Task",
+        "t",
+        "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d",
+        "--yes",
+        "--non-interactive",
+      ]);
       expect(await task.exited).not.toBe(0);
       expect(task.output()).toContain("cannot be imported: the API cannot read tasks");
-      expect((await engine.resources("Product", "plugin")).map((r) => r.urn.split("::").pop()).sort())
-        .toEqual(["imported-plan", "legacy-plan", "pro-plan", "starter-plan"]);
+      expect((await engine.resources("Product", "plugin")).map((r) => r.urn.split("::").pop()).sort()).toEqual([
+        "imported-plan",
+        "legacy-plan",
+        "pro-plan",
+        "starter-plan",
+      ]);
     });
 
     await step("destroy archives products (retain sends nothing), renames the site back, and says what it sent", async () => {
       // `pulumi import` protects what it imports; unprotect it as its output says.
-      expect(await engine.spawnCli(["state", "unprotect", (await engine.resources("Product", "plugin")).find((r) => r.urn.endsWith("::imported-plan"))!.urn, "--yes"]).exited).toBe(0);
+      expect(
+        await engine.spawnCli([
+          "state",
+          "unprotect",
+          (await engine.resources("Product", "plugin")).find((r) => r.urn.endsWith("::imported-plan"))!.urn,
+          "--yes",
+        ]).exited,
+      ).toBe(0);
       const run = await engine.destroy();
       expect(run.result.summary.resourceChanges).toMatchObject({ delete: 6 });
       const calls = wire(sim);
       expect(calls.filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([
-        { status: "archived" }, { status: "archived" }, { status: "archived" },
+        { status: "archived" },
+        { status: "archived" },
+        { status: "archived" },
       ]);
       expect(calls.filter((c) => c.operation === "sites.update")).toHaveLength(1);
       const messages = run.diagnostics.map((d) => d.message).join("\n");
       expect(messages).toMatch(/Product "pro-plan" \(id [0-9a-f-]{36}\): sent PATCH \{status: "archived"\}/);
       expect(messages).toMatch(/Product "legacy-plan" \(id [0-9a-f-]{36}\): nothing sent \(onDelete: retain\)/);
       expect(messages).toMatch(/Site "home" \(id [0-9a-f-]{36}\): sent PATCH \{name\} with its original name/);
-      expect(sim.products().filter((p) => p.status !== "archived").map((p) => p.title)).toEqual([]);
+      expect(
+        sim
+          .products()
+          .filter((p) => p.status !== "archived")
+          .map((p) => p.title),
+      ).toEqual([]);
     });
   });
 });

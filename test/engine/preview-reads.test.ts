@@ -28,7 +28,8 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
     sim = suite.sim();
   });
 
-  const OTHER_PROJECT = "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has " +
+  const OTHER_PROJECT =
+    "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has " +
     "this id. Check siteId and projectId (getSite looks a site up by name or subdomain)";
 
   it("dynamic: a Site whose siteId belongs to another project fails preview naming siteId; only reads were sent", async () => {
@@ -44,8 +45,18 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
 
   it("plugin: the same check at preview", async () => {
     const webSite = sim.seed.sites.find((s) => s.projectId === web)!;
-    const yaml = ["name: site-yaml", "runtime: yaml", "resources:", "  home:", "    type: serviceapi:index:Site", "    properties:",
-      `      projectId: ${docs}`, `      siteId: ${webSite.id}`, "      name: Renamed", ""].join("\n");
+    const yaml = [
+      "name: site-yaml",
+      "runtime: yaml",
+      "resources:",
+      "  home:",
+      "    type: serviceapi:index:Site",
+      "    properties:",
+      `      projectId: ${docs}`,
+      `      siteId: ${webSite.id}`,
+      "      name: Renamed",
+      "",
+    ].join("\n");
     const engine = await suite.newStack({ yaml, plugin: true });
     const failed = await expectFailure(engine.preview());
     expect(failed.text).toContain(`serviceapi:index:Site resource 'home' has a problem: ${OTHER_PROJECT}`);
@@ -62,9 +73,15 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
     const gate = await expectFailure(engine.preview({ refresh: true, expectNoChanges: true, diff: true }));
     expect(gate.message).toContain("no changes were expected for preview but changes were proposed");
     expect(gate.text).toMatch(/~ status\s*: "draft" => "archived"/);
-    expect(gate.text).toMatch(new RegExp(`serviceapi: Product \\\\?"plan\\\\?" \\(id ${plan!.id}\\) was archived on the service, not by Pulumi\\. ` +
-      "The program declares no status, so `pulumi up` sets back the status the stack last recorded"));
-    expect(gate.text).toMatch(new RegExp(`serviceapi: Product \\\\?"plan\\\\?" \\(id ${plan!.id}\\): \`pulumi up\` will send PATCH \\{status\\}\\.`));
+    expect(gate.text).toMatch(
+      new RegExp(
+        `serviceapi: Product \\\\?"plan\\\\?" \\(id ${plan!.id}\\) was archived on the service, not by Pulumi\\. ` +
+          "The program declares no status, so `pulumi up` sets back the status the stack last recorded",
+      ),
+    );
+    expect(gate.text).toMatch(
+      new RegExp(`serviceapi: Product \\\\?"plan\\\\?" \\(id ${plan!.id}\\): \`pulumi up\` will send PATCH \\{status\\}\\.`),
+    );
 
     await engine.up({ refresh: true });
     expect(wire(sim).filter((c) => c.body !== null && Object.keys(c.body as object).length > 0)).toEqual([
@@ -75,7 +92,9 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
 
     // Archived again, and this time the program accepts it.
     await client.updateProduct(plan!.id, { status: "archived" });
-    await engine.setSpec({ products: { plan: { projectId: docs, title: "Archived behind", slug: "archived-behind", status: "archived" } } });
+    await engine.setSpec({
+      products: { plan: { projectId: docs, title: "Archived behind", slug: "archived-behind", status: "archived" } },
+    });
     await engine.up({ refresh: true });
     expect(wire(sim).filter((c) => c.body !== null && Object.keys(c.body as object).length > 0)).toEqual([]);
     await engine.preview({ refresh: true, expectNoChanges: true });
@@ -89,8 +108,12 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
     await client.updateProduct(plan!.id, { title: "Codename Osprey" });
     const gate = await expectFailure(engine.preview({ refresh: true, expectNoChanges: true, diff: true }));
     // The CLI shows `title: [secret]` on both sides; our line names the field.
-    expect(gate.text).toMatch(new RegExp(`Product \\\\?"secret-plan\\\\?" \\(id ${plan!.id}\\): changed on the service since the last \`pulumi up\`: title\\.`));
-    expect(gate.text).toMatch(new RegExp(`Product \\\\?"secret-plan\\\\?" \\(id ${plan!.id}\\): \`pulumi up\` will send PATCH \\{title\\}\\.`));
+    expect(gate.text).toMatch(
+      new RegExp(`Product \\\\?"secret-plan\\\\?" \\(id ${plan!.id}\\): changed on the service since the last \`pulumi up\`: title\\.`),
+    );
+    expect(gate.text).toMatch(
+      new RegExp(`Product \\\\?"secret-plan\\\\?" \\(id ${plan!.id}\\): \`pulumi up\` will send PATCH \\{title\\}\\.`),
+    );
     expect(gate.visible).not.toContain("Falcon");
     expect(gate.visible).not.toContain("Osprey");
     const up = await engine.up({ refresh: true });
@@ -99,8 +122,19 @@ describe("checks that need a read, and drift the gate used to miss", { timeout: 
   });
 
   it("plugin: drift in a secret field shows in the CLI's own diff as [diff: ~title]", async () => {
-    const yaml = ["name: secret-yaml", "runtime: yaml", "resources:", "  secret-plan:", "    type: serviceapi:index:Product", "    properties:",
-      `      projectId: ${docs}`, "      title:", "        fn::secret: Codename Falcon", "      slug: secret-plan", ""].join("\n");
+    const yaml = [
+      "name: secret-yaml",
+      "runtime: yaml",
+      "resources:",
+      "  secret-plan:",
+      "    type: serviceapi:index:Product",
+      "    properties:",
+      `      projectId: ${docs}`,
+      "      title:",
+      "        fn::secret: Codename Falcon",
+      "      slug: secret-plan",
+      "",
+    ].join("\n");
     const engine = await suite.newStack({ yaml, plugin: true });
     await engine.up();
     const [plan] = await engine.resources("Product", "plugin");

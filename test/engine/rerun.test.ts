@@ -13,7 +13,8 @@ import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire, type EngineStack } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
-const WAYS_OUT = /set `adoptId: \\?"<its id>\\?"` on this Product, then run `pulumi up`: it is taken over, nothing is created\. If it does not exist, create it anew: /;
+const WAYS_OUT =
+  /set `adoptId: \\?"<its id>\\?"` on this Product, then run `pulumi up`: it is taken over, nothing is created\. If it does not exist, create it anew: /;
 
 describe("a re-run after an ambiguous create does not duplicate", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const suite = engineSuite();
@@ -27,7 +28,9 @@ describe("a re-run after an ambiguous create does not duplicate", { timeout: ENG
     sim.addFault({ operation: "products.create", kind: "reset", when: "after" });
     const first = await expectFailure(engine.up());
     expect(first.text).toContain("products.create failed: connection error");
-    expect(first.text).toMatch(/The stack records Product \\?"pro\\?" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it again by itself/);
+    expect(first.text).toMatch(
+      /The stack records Product \\?"pro\\?" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it again by itself/,
+    );
     const made = sim.products().filter((p) => p.title === title);
     expect(made).toHaveLength(1);
     const [placeholder] = await engine.resources("Product");
@@ -42,7 +45,9 @@ describe("a re-run after an ambiguous create does not duplicate", { timeout: ENG
 
     // The pipeline's re-run: same program, same stack.
     const preview = await expectFailure(engine.preview());
-    expect(preview.text).toMatch(/Product \\?"pro\\?": an earlier `pulumi up` sent products\.create at \d{4}-\d\d-\d\dT[\d:.]+Z and never got the answer, so it may exist on the service; it is not created again by itself\./);
+    expect(preview.text).toMatch(
+      /Product \\?"pro\\?": an earlier `pulumi up` sent products\.create at \d{4}-\d\d-\d\dT[\d:.]+Z and never got the answer, so it may exist on the service; it is not created again by itself\./,
+    );
     expect(preview.text).toMatch(WAYS_OUT);
     expect(preview.text).toContain("`pulumi up --replace <its URN>` (`pulumi stack --show-urns` lists it)");
     const rerun = await expectFailure(engine.up());
@@ -93,7 +98,9 @@ describe("a re-run after an ambiguous create does not duplicate", { timeout: ENG
     await engine.setSpec({ tasks: { weekly: { ...task, adoptId: made[0]!.id } } });
     const up = await engine.up();
     expect(wire(sim)).toEqual([]);
-    expect(up.text).toMatch(new RegExp(`adopted Task \\\\?"weekly\\\\?" \\(id ${made[0]!.id}\\): recorded as the program declares it; nothing sent`));
+    expect(up.text).toMatch(
+      new RegExp(`adopted Task \\\\?"weekly\\\\?" \\(id ${made[0]!.id}\\): recorded as the program declares it; nothing sent`),
+    );
     expect(sim.tasks().filter((t) => t.title === "Rerun task")).toHaveLength(1);
     // Removing adoptId afterwards changes nothing on the service.
     await engine.setSpec({ tasks: { weekly: task } });
@@ -103,10 +110,19 @@ describe("a re-run after an ambiguous create does not duplicate", { timeout: ENG
   });
 
   it("plugin: the re-run refuses naming the resource's URN, and adoptId takes the product over", async () => {
-    const yaml = (adopt?: string) => [
-      "name: rerun-yaml", "runtime: yaml", "resources:", "  pro:", "    type: serviceapi:index:Product", "    properties:",
-      `      projectId: ${project}`, "      title: Rerun plugin", ...(adopt ? [`      adoptId: ${adopt}`] : []), "",
-    ].join("\n");
+    const yaml = (adopt?: string) =>
+      [
+        "name: rerun-yaml",
+        "runtime: yaml",
+        "resources:",
+        "  pro:",
+        "    type: serviceapi:index:Product",
+        "    properties:",
+        `      projectId: ${project}`,
+        "      title: Rerun plugin",
+        ...(adopt ? [`      adoptId: ${adopt}`] : []),
+        "",
+      ].join("\n");
     const engine = await suite.newStack({ yaml: yaml(), plugin: true });
     sim.addFault({ operation: "products.create", kind: "reset", when: "after" });
     await expectFailure(engine.up());

@@ -35,7 +35,9 @@ const SECRET = {
 };
 
 function leaks(text: string): string[] {
-  const found = Object.entries(SECRET).filter(([key, value]) => (key === "tooLong" ? text.includes(value.slice(0, 40)) : text.includes(value)));
+  const found = Object.entries(SECRET).filter(([key, value]) =>
+    key === "tooLong" ? text.includes(value.slice(0, 40)) : text.includes(value),
+  );
   return found.map(([key]) => key);
 }
 
@@ -52,12 +54,24 @@ describe("secret inputs are never echoed", { timeout: ENGINE_TIMEOUT_MS }, () =>
       secretInputs: true,
       products: {
         deal: {
-          projectId: project, title: SECRET.title, description: SECRET.description, slug: SECRET.slug,
-          externalCheckoutUrl: SECRET.url, status: "active", onDelete: "archive",
+          projectId: project,
+          title: SECRET.title,
+          description: SECRET.description,
+          slug: SECRET.slug,
+          externalCheckoutUrl: SECRET.url,
+          status: "active",
+          onDelete: "archive",
         },
       },
       tasks: {
-        diligence: { projectId: project, title: SECRET.taskTitle, prompt: SECRET.prompt, scheduledAt: SECRET.scheduledAt, rrule: SECRET.rrule, emoji: SECRET.emoji },
+        diligence: {
+          projectId: project,
+          title: SECRET.taskTitle,
+          prompt: SECRET.prompt,
+          scheduledAt: SECRET.scheduledAt,
+          rrule: SECRET.rrule,
+          emoji: SECRET.emoji,
+        },
       },
     };
   }, 30 * 60_000);
@@ -90,7 +104,9 @@ describe("secret inputs are never echoed", { timeout: ENGINE_TIMEOUT_MS }, () =>
     runs.push(replaced);
     expect(replaced.result.summary.resourceChanges).toMatchObject({ replace: 1 });
     // The replacement names the task by logical name and id.
-    expect(replaced.diagnostics.map((d) => d.message).join("\n")).toContain(`Task "diligence" (id ${task!.id}) will be replaced because prompt changed`);
+    expect(replaced.diagnostics.map((d) => d.message).join("\n")).toContain(
+      `Task "diligence" (id ${task!.id}) will be replaced because prompt changed`,
+    );
 
     const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
     await client.updateProduct(product!.id, { description: SECRET.drifted });
@@ -116,17 +132,25 @@ describe("secret inputs are never echoed", { timeout: ENGINE_TIMEOUT_MS }, () =>
     expect(messages).toMatch(/Task "diligence" \(id [0-9a-f-]{36}\) was removed from the stack only/);
 
     // What a user can see: the CLI's output and every engine event but Pulumi's own debug log.
-    const visible = runs.map((r) => [r.result?.stdout ?? "", r.result?.stderr ?? "", r.message ?? "",
-      ...r.events.filter((e) => (e.diagnosticEvent?.severity as string | undefined) !== "debug").map((e) => JSON.stringify(e))].join("\n"));
+    const visible = runs.map((r) =>
+      [
+        r.result?.stdout ?? "",
+        r.result?.stderr ?? "",
+        r.message ?? "",
+        ...r.events.filter((e) => (e.diagnosticEvent?.severity as string | undefined) !== "debug").map((e) => JSON.stringify(e)),
+      ].join("\n"),
+    );
     expect(visible.flatMap(leaks)).toEqual([]);
     expect(visible.join("").length).toBeGreaterThan(50_000);
     // Pulumi's SDK logs every RegisterResource response at debug level (`--debug`, `-v`, the event log),
     // secrets included. Those are the only places a plaintext shows, and none is a message of ours.
-    const debugLeaks = runs.flatMap((r) => r.events).filter((e) => (e.diagnosticEvent?.severity as string | undefined) === "debug" && leaks(JSON.stringify(e)).length > 0);
+    const debugLeaks = runs
+      .flatMap((r) => r.events)
+      .filter((e) => (e.diagnosticEvent?.severity as string | undefined) === "debug" && leaks(JSON.stringify(e)).length > 0);
     expect(debugLeaks.length).toBeGreaterThan(0);
-    for (const e of debugLeaks) expect(e.diagnosticEvent!.message).toMatch(/^(RegisterResource|RegisterResourceOutputs|ReadResource) RPC finished/);
+    for (const e of debugLeaks)
+      expect(e.diagnosticEvent!.message).toMatch(/^(RegisterResource|RegisterResourceOutputs|ReadResource) RPC finished/);
   });
-
 });
 
 describe("the token in stack config", { timeout: ENGINE_TIMEOUT_MS }, () => {

@@ -30,7 +30,10 @@ describe("the quick start in a user's own project", { timeout: ENGINE_TIMEOUT_MS
     }
     // The SDK the repo's CLI is tested with; everything else as npm resolves it for a user today.
     const sdk = installedVersion(REPO, "@pulumi/pulumi");
-    for (const args of [["install", tarball, `@pulumi/pulumi@${sdk}`], ["install", "--save-dev", "typescript", "@types/node"]]) {
+    for (const args of [
+      ["install", tarball, `@pulumi/pulumi@${sdk}`],
+      ["install", "--save-dev", "typescript", "@types/node"],
+    ]) {
       const { status, output } = npmAsUser(project, args);
       expect(status, output).toBe(0);
     }

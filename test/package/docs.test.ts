@@ -30,8 +30,14 @@ describe("docs/resources.md", () => {
     const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
     const line = readme.split("\n").find((l) => l.startsWith("| `serviceapi:timeoutMs`"))!;
     const keys = [
-      "timeoutMs", "maxRetries", "initialRetryDelayMs", "maxRetryDelayMs", "maxRetryAfterMs", "rateLimitBudgetMs",
-      "maxRateLimitRetries", "minRateLimitDelayMs",
+      "timeoutMs",
+      "maxRetries",
+      "initialRetryDelayMs",
+      "maxRetryDelayMs",
+      "maxRetryAfterMs",
+      "rateLimitBudgetMs",
+      "maxRateLimitRetries",
+      "minRateLimitDelayMs",
     ] as const;
     for (const key of keys.slice(1)) expect(line).toContain(`\`${key}\``);
     expect(line).toContain(`| ${keys.map((k) => NUMERIC_OPTIONS[k].default).join(", ")} |`);
@@ -50,7 +56,10 @@ describe("docs/resources.md", () => {
       const section = text.slice(text.indexOf(heading));
       const table = section.slice(section.indexOf("| Key |"), section.indexOf("\n\n", section.indexOf("| Key |")));
       // The first cell of each row: `serviceapi:key`, or (README's grouped row) several `key`s.
-      const firstCells = table.split("\n").slice(2).map((row) => row.split("|")[1] ?? "");
+      const firstCells = table
+        .split("\n")
+        .slice(2)
+        .map((row) => row.split("|")[1] ?? "");
       return new Set(firstCells.flatMap((cell) => [...cell.matchAll(/`(?:serviceapi:)?(\w+)`/g)].map((m) => m[1]!)));
     };
     for (const [where, keys, text] of [

@@ -28,8 +28,10 @@ describe("the Node.js check", () => {
 describe("links in messages", () => {
   it("name a page that exists and is packed, with the repository URL from package.json", () => {
     const text = docsLink("recovery.md");
-    expect(text).toBe("docs/recovery.md (https://github.com/pulumi-serviceapi/pulumi-serviceapi/blob/main/docs/recovery.md; " +
-      "also in node_modules/pulumi-serviceapi/docs/)");
+    expect(text).toBe(
+      "docs/recovery.md (https://github.com/pulumi-serviceapi/pulumi-serviceapi/blob/main/docs/recovery.md; " +
+        "also in node_modules/pulumi-serviceapi/docs/)",
+    );
     expect(existsSync(join(__dirname, "..", "..", "docs", "recovery.md"))).toBe(true);
     expect(pkg.files).toContain("docs/");
   });

@@ -28,7 +28,8 @@ describe("the published package", () => {
     expect(files).toContain("dist/src/dynamic/product.js");
     expect(files).toContain("dist/src/plugin/main.js");
     expect(files).toContain("plugin/pulumi-resource-serviceapi");
-    for (const page of ["LICENSE", "docs/recovery.md", "docs/resources.md", "docs/service-api.md", "docs/api-assumptions.md"]) expect(files).toContain(page);
+    for (const page of ["LICENSE", "docs/recovery.md", "docs/resources.md", "docs/service-api.md", "docs/api-assumptions.md"])
+      expect(files).toContain(page);
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0, January 2004");
     expect(pkg.license).toBe("Apache-2.0");
     expect(pkg).toMatchObject({
@@ -39,7 +40,14 @@ describe("the published package", () => {
     expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
     // What the provider runs with, and nothing the simulator needs.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
-      "@grpc/grpc-js", "@pulumi/pulumi", "ajv-formats", "fastest-levenshtein", "google-protobuf", "rrule", "undici", "zod",
+      "@grpc/grpc-js",
+      "@pulumi/pulumi",
+      "ajv-formats",
+      "fastest-levenshtein",
+      "google-protobuf",
+      "rrule",
+      "undici",
+      "zod",
     ]);
   });
 
@@ -52,31 +60,51 @@ describe("the published package", () => {
     expect(manifest).toMatchObject({ name: "pulumi-serviceapi-simulator", bin: { "serviceapi-simulator": "dist/simulator/cli.js" } });
   });
 
-  for (const [resolution, module] of [["node10", "commonjs"], ["node16", "node16"]] as const) {
+  for (const [resolution, module] of [
+    ["node10", "commonjs"],
+    ["node16", "node16"],
+  ] as const) {
     it(`the package, its dynamic-provider subpaths (new and kept) and the simulator package resolve under moduleResolution ${resolution}`, () => {
       const consumer = join(work, `consumer-${resolution}`);
       const simulatorTarball = pack(work, "simulator").tarball;
-      for (const [name, file] of [["pulumi-serviceapi", tarball], ["pulumi-serviceapi-simulator", simulatorTarball]] as const) {
+      for (const [name, file] of [
+        ["pulumi-serviceapi", tarball],
+        ["pulumi-serviceapi-simulator", simulatorTarball],
+      ] as const) {
         mkdirSync(join(consumer, "node_modules", name), { recursive: true });
         execFileSync("tar", ["-xzf", file, "-C", join(consumer, "node_modules", name), "--strip-components=1"]);
       }
       writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-      writeFileSync(join(consumer, "index.ts"), [
-        'import { ServiceApiClient, Product, getProjectOutput, type ProductRecord } from "pulumi-serviceapi";',
-        'import * as dynamicProduct from "pulumi-serviceapi/dynamic/product";',
-        'import * as keptForOldStacks from "pulumi-serviceapi/lifecycle/product";',
-        'import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";',
-        "export const made: Promise<Simulator> = startSimulator({ port: 0 });",
-        "export const status = (p: ProductRecord): string => p.status;",
-        "export const title = (p: Product) => p.title;",
-        "export const lookup = getProjectOutput;",
-        "export const Client = ServiceApiClient;",
-        "export const same: boolean = dynamicProduct.create === keptForOldStacks.create;",
-      ].join("\n"));
-      writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module, moduleResolution: resolution, target: "ES2022", types: ["node"], skipLibCheck: true },
-        files: ["index.ts"],
-      }));
+      writeFileSync(
+        join(consumer, "index.ts"),
+        [
+          'import { ServiceApiClient, Product, getProjectOutput, type ProductRecord } from "pulumi-serviceapi";',
+          'import * as dynamicProduct from "pulumi-serviceapi/dynamic/product";',
+          'import * as keptForOldStacks from "pulumi-serviceapi/lifecycle/product";',
+          'import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";',
+          "export const made: Promise<Simulator> = startSimulator({ port: 0 });",
+          "export const status = (p: ProductRecord): string => p.status;",
+          "export const title = (p: Product) => p.title;",
+          "export const lookup = getProjectOutput;",
+          "export const Client = ServiceApiClient;",
+          "export const same: boolean = dynamicProduct.create === keptForOldStacks.create;",
+        ].join("\n"),
+      );
+      writeFileSync(
+        join(consumer, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            module,
+            moduleResolution: resolution,
+            target: "ES2022",
+            types: ["node"],
+            skipLibCheck: true,
+          },
+          files: ["index.ts"],
+        }),
+      );
       const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
       const result = (() => {
         try {
@@ -94,7 +122,10 @@ describe("the published package", () => {
     // Every lifecycle script npm starts goes through this shell, which notes it before running it.
     const scriptLog = join(scratch, "scripts.log");
     const recordingShell = join(scratch, "record-script.sh");
-    writeFileSync(recordingShell, `#!/bin/sh\necho "$npm_package_name $npm_lifecycle_event" >> ${JSON.stringify(scriptLog)}\nexec /bin/sh "$@"\n`);
+    writeFileSync(
+      recordingShell,
+      `#!/bin/sh\necho "$npm_package_name $npm_lifecycle_event" >> ${JSON.stringify(scriptLog)}\nexec /bin/sh "$@"\n`,
+    );
     chmodSync(recordingShell, 0o755);
 
     const { status, output } = npmAsUser(project, ["install", tarball, "--script-shell", recordingShell, "--foreground-scripts"]);

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "..", "..");
 const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
-  .split("\n").filter((f) => f !== "" && existsSync(join(root, f)));
+  .split("\n")
+  .filter((f) => f !== "" && existsSync(join(root, f)));
 const basenames = new Set(tracked.map((f) => basename(f)));
 const ROOTS = ["src/", "test/", "scripts/", "bench/", "examples/", "docs/", "simulator/", "plugin/", ".ci/"];
 
@@ -20,15 +21,18 @@ function references(file: string, text: string): string[] {
   for (const match of text.matchAll(/`([^`\s]+)`/g)) found.add(match[1]!);
   if (file.endsWith(".md")) for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) found.add(match[1]!);
   // Plain mentions in comments: a path into the repository.
-  for (const match of text.matchAll(/(?:^|[\s(])((?:src|test|scripts|bench|examples|docs|simulator|plugin)\/[\w./-]+)/gm)) found.add(match[1]!);
+  for (const match of text.matchAll(/(?:^|[\s(])((?:src|test|scripts|bench|examples|docs|simulator|plugin)\/[\w./-]+)/gm))
+    found.add(match[1]!);
   return [...found].map((r) => r.replace(/[#?].*$/, "").replace(/[.,:;)]+$/, "")).filter((r) => r !== "");
 }
 
 /** Whether `reference`, written in `file`, names something that exists (or is not a file reference at all). */
 function resolves(file: string, reference: string): boolean {
   if (/^[a-z]+:/i.test(reference) || /[<>*~$%{}|]/.test(reference)) return true; // a URL, or a pattern
-  if (reference.startsWith("/") || reference.endsWith("-") || /^(dist|dist-plugin)\//.test(reference) || reference.endsWith(".tgz")) return true;
-  if (reference.startsWith(".") && !reference.startsWith("./") && !reference.startsWith("../") && !reference.startsWith(".ci/")) return true; // ~/.pulumi/…
+  if (reference.startsWith("/") || reference.endsWith("-") || /^(dist|dist-plugin)\//.test(reference) || reference.endsWith(".tgz"))
+    return true;
+  if (reference.startsWith(".") && !reference.startsWith("./") && !reference.startsWith("../") && !reference.startsWith(".ci/"))
+    return true; // ~/.pulumi/…
   if (!reference.includes("/")) return !/^[\w-]+\.(ts|mts)$/.test(reference) || basenames.has(reference);
   if (!/\.(ts|mts|md|json|sh|ya?ml|mjs)$/.test(reference) && !reference.endsWith("/")) {
     if (!ROOTS.some((r) => reference.startsWith(r))) return true; // not a file reference
@@ -45,7 +49,12 @@ describe("references to files", () => {
     const stale: string[] = [];
     for (const file of tracked.filter((f) => /\.(ts|mts|md)$/.test(f) && !f.startsWith("docs/service-api.md"))) {
       const text = readFileSync(join(root, file), "utf8");
-      const scanned = file.endsWith(".md") ? text : text.split("\n").filter((l) => /^\s*(\/\/|\*|\/\*\*)/.test(l)).join("\n");
+      const scanned = file.endsWith(".md")
+        ? text
+        : text
+            .split("\n")
+            .filter((l) => /^\s*(\/\/|\*|\/\*\*)/.test(l))
+            .join("\n");
       for (const reference of references(file, scanned)) if (!resolves(file, reference)) stale.push(`${file}: ${reference}`);
     }
     expect(stale).toEqual([]);

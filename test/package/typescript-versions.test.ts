@@ -64,9 +64,13 @@ describe.each(COMPILERS)("TypeScript $major ($dependency)", ({ dependency, major
     expect(version.split(".")[0]).toBe(String(major));
   });
 
-  it.each(examples)("compiles examples/%s with its tsconfig.json", (example) => {
-    expect(compile(dependency, join(root, "examples", example))).toBe("");
-  }, 60_000);
+  it.each(examples)(
+    "compiles examples/%s with its tsconfig.json",
+    (example) => {
+      expect(compile(dependency, join(root, "examples", example))).toBe("");
+    },
+    60_000,
+  );
 
   it("compiles the README's program with the README's tsconfig.json", () => {
     const section = readmeSection();
@@ -84,6 +88,9 @@ it("a type error in the program is reported by every compiler (the check is not 
   const consumer = mkdtempSync(join(work, "broken-"));
   copyFileSync(join(root, "examples", "quickstart", "tsconfig.json"), join(consumer, "tsconfig.json"));
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-  writeFileSync(join(consumer, "index.ts"), 'import { Product } from "pulumi-serviceapi";\nnew Product("p", { projectId: "x", title: 42 });\n');
+  writeFileSync(
+    join(consumer, "index.ts"),
+    'import { Product } from "pulumi-serviceapi";\nnew Product("p", { projectId: "x", title: 42 });\n',
+  );
   for (const { dependency } of COMPILERS) expect(compile(dependency, consumer)).toMatch(/index\.ts\(2,\d+\): error TS2322/);
 }, 60_000);

@@ -14,7 +14,11 @@ const root = join(__dirname, "..", "..");
  */
 export function pack(destination: string, which: "provider" | "simulator" = "provider"): { tarball: string; files: string[] } {
   const cwd = which === "provider" ? root : join(root, "simulator");
-  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
   return { tarball: join(destination, info!.filename), files: info!.files.map((f) => f.path) };
 }
@@ -45,9 +49,19 @@ function npmCliPath(): string {
  */
 export function npmAsUser(project: string, args: string[]): { status: number | null; output: string } {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-  const result = spawnSync(process.execPath, [
-    npmCliPath(), ...args,
-    "--userconfig", join(project, ".npmrc-empty"), "--prefer-offline", "--no-audit", "--no-fund", "--no-update-notifier",
-  ], { cwd: project, env, encoding: "utf8", timeout: 280_000 });
+  const result = spawnSync(
+    process.execPath,
+    [
+      npmCliPath(),
+      ...args,
+      "--userconfig",
+      join(project, ".npmrc-empty"),
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--no-update-notifier",
+    ],
+    { cwd: project, env, encoding: "utf8", timeout: 280_000 },
+  );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }

@@ -17,7 +17,9 @@ const scratch = mkdtempSync(join(tmpdir(), "launcher-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Where this machine keeps the two tools the launcher uses besides `node`. */
-const tools = Object.fromEntries(["dirname", "sh"].map((tool) => [tool, execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim()]));
+const tools = Object.fromEntries(
+  ["dirname", "sh"].map((tool) => [tool, execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim()]),
+);
 
 /**
  * Runs the launcher with nothing on PATH but `dirname`, `sh` and — unless `version` is null — a
@@ -42,15 +44,20 @@ describe("the plugin launcher", () => {
     expect(run.stdout.trim()).toMatch(/^ran .*\/plugin\/\.\.\/dist\/src\/plugin\/main\.js$/);
   });
 
-  it.each(["v22.18.1", "v22.9.0", "v20.20.2", "v18.20.0", "v9.99.99"])("refuses Node %s, naming what it needs and what it found", (version) => {
-    const run = launch(version);
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toBe(`pulumi-resource-serviceapi needs Node.js 22.19 or later as \`node\` on PATH (found: ${version})\n`);
-  });
+  it.each(["v22.18.1", "v22.9.0", "v20.20.2", "v18.20.0", "v9.99.99"])(
+    "refuses Node %s, naming what it needs and what it found",
+    (version) => {
+      const run = launch(version);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(`pulumi-resource-serviceapi needs Node.js 22.19 or later as \`node\` on PATH (found: ${version})\n`);
+    },
+  );
 
   it("refuses when `node` is not on PATH, or prints something that is not a version", () => {
     expect(launch(null).stderr).toBe("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: none)\n");
-    expect(launch("node-canary").stderr).toBe("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: node-canary)\n");
+    expect(launch("node-canary").stderr).toBe(
+      "pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: node-canary)\n",
+    );
   });
 });

@@ -40,19 +40,25 @@ async function plugin(config: Record<string, string> = {}): Promise<Plugin> {
   const server = new grpc.Server();
   server.addService(ResourceProviderService, providerService(ctx) as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   cleanups.push(async () => {
     client.close();
     await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
     await ctx.close();
   });
-  const call = <Req, Res>(method: string, request: Req) => new Promise<Res>((resolve, reject) => {
-    (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, res: Res) => void) => void>)[method]!
-      .call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
-  });
+  const call = <Req, Res>(method: string, request: Req) =>
+    new Promise<Res>((resolve, reject) => {
+      (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, res: Res) => void) => void>)[method]!.call(
+        client,
+        request,
+        (error, response) => (error ? reject(error) : resolve(response)),
+      );
+    });
   const configure = new proto.ConfigureRequest();
-  for (const [key, value] of Object.entries({ token: sim.token, baseUrl: sim.url, ...config })) configure.getVariablesMap().set(`serviceapi:config:${key}`, value);
+  for (const [key, value] of Object.entries({ token: sim.token, baseUrl: sim.url, ...config }))
+    configure.getVariablesMap().set(`serviceapi:config:${key}`, value);
   await call("configure", configure);
   return { sim, ctx, messages, call };
 }
@@ -66,8 +72,13 @@ function checkRequest(name: string, news: object, olds: object = {}): proto.Chec
 describe("the plugin's gRPC server, in-process", () => {
   it("check refuses bad input naming the field (never the value), with no request", async () => {
     const { sim, call } = await plugin();
-    const response = await call<proto.CheckRequest, proto.CheckResponse>("check", checkRequest("pro", { projectId: project, title: "x".repeat(1025) }));
-    expect(response.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([["", "title must be 1 to 1024 characters long (got 1025)"]]);
+    const response = await call<proto.CheckRequest, proto.CheckResponse>(
+      "check",
+      checkRequest("pro", { projectId: project, title: "x".repeat(1025) }),
+    );
+    expect(response.getFailuresList().map((f) => [f.getProperty(), f.getReason()])).toEqual([
+      ["", "title must be 1 to 1024 characters long (got 1025)"],
+    ]);
     expect(sim.requests()).toEqual([]);
   });
 
@@ -75,42 +86,78 @@ describe("the plugin's gRPC server, in-process", () => {
     const { sim, call, messages } = await plugin();
     const inputs = { projectId: project, title: "Pro plan", slug: "pro" };
     const checked = await call<proto.CheckRequest, proto.CheckResponse>("check", checkRequest("pro", inputs));
-    const created = await call<proto.CreateRequest, proto.CreateResponse>("create",
-      new proto.CreateRequest().setUrn(urn("pro")).setName("pro").setType(PRODUCT).setProperties(checked.getInputs()));
+    const created = await call<proto.CreateRequest, proto.CreateResponse>(
+      "create",
+      new proto.CreateRequest().setUrn(urn("pro")).setName("pro").setType(PRODUCT).setProperties(checked.getInputs()),
+    );
     const id = created.getId();
     expect(messages.map((m) => m.message)).toEqual([`serviceapi: created Product "pro" ${id}`]);
 
     const news = { ...inputs, title: "Pro plan 2027", slug: null };
-    const diff = await call<proto.DiffRequest, proto.DiffResponse>("diff", new proto.DiffRequest().setId(id).setUrn(urn("pro")).setName("pro")
-      .setType(PRODUCT).setOlds(created.getProperties()).setOldInputs(checked.getInputs()).setNews(struct(news)));
+    const diff = await call<proto.DiffRequest, proto.DiffResponse>(
+      "diff",
+      new proto.DiffRequest()
+        .setId(id)
+        .setUrn(urn("pro"))
+        .setName("pro")
+        .setType(PRODUCT)
+        .setOlds(created.getProperties())
+        .setOldInputs(checked.getInputs())
+        .setNews(struct(news)),
+    );
     expect(diff.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_SOME);
     expect(diff.getReplacesList()).toEqual([]);
     expect(diff.getHasdetaileddiff()).toBe(true);
-    const detailed = Object.fromEntries(diff.getDetaileddiffMap().toArray().map(([key, d]) => [key, (d as unknown as [number, boolean])[0]]));
+    const detailed = Object.fromEntries(
+      diff
+        .getDetaileddiffMap()
+        .toArray()
+        .map(([key, d]) => [key, (d as unknown as [number, boolean])[0]]),
+    );
     expect(detailed).toEqual({ title: proto.PropertyDiff.Kind.UPDATE, slug: proto.PropertyDiff.Kind.DELETE });
 
     sim.clearRequests();
-    const updated = await call<proto.UpdateRequest, proto.UpdateResponse>("update", new proto.UpdateRequest().setId(id).setUrn(urn("pro"))
-      .setName("pro").setType(PRODUCT).setOlds(created.getProperties()).setNews(struct(news)));
+    const updated = await call<proto.UpdateRequest, proto.UpdateResponse>(
+      "update",
+      new proto.UpdateRequest()
+        .setId(id)
+        .setUrn(urn("pro"))
+        .setName("pro")
+        .setType(PRODUCT)
+        .setOlds(created.getProperties())
+        .setNews(struct(news)),
+    );
     expect(sim.requests().map((r) => r.body)).toEqual([{ title: "Pro plan 2027", slug: null }]);
     expect(updated.getProperties()!.toJavaScript()).toMatchObject({ title: "Pro plan 2027", slug: null });
 
-    const read = await call<proto.ReadRequest, proto.ReadResponse>("read", new proto.ReadRequest().setId(id).setUrn(urn("pro"))
-      .setName("pro").setType(PRODUCT).setProperties(updated.getProperties()));
+    const read = await call<proto.ReadRequest, proto.ReadResponse>(
+      "read",
+      new proto.ReadRequest().setId(id).setUrn(urn("pro")).setName("pro").setType(PRODUCT).setProperties(updated.getProperties()),
+    );
     expect(read.getId()).toBe(id);
     expect(read.getInputs()!.toJavaScript()).toMatchObject({ title: "Pro plan 2027", projectId: project });
 
     sim.clearRequests();
-    await call<proto.DeleteRequest, Empty>("delete", new proto.DeleteRequest().setId(id).setUrn(urn("pro")).setName("pro")
-      .setType(PRODUCT).setProperties(updated.getProperties()));
+    await call<proto.DeleteRequest, Empty>(
+      "delete",
+      new proto.DeleteRequest().setId(id).setUrn(urn("pro")).setName("pro").setType(PRODUCT).setProperties(updated.getProperties()),
+    );
     expect(sim.requests().map((r) => r.body)).toEqual([{ status: "archived" }]);
   });
 
   it("a replacement shows in the detailed diff as update-replace", async () => {
     const { call } = await plugin();
     const olds = { projectId: project, title: "T", onDelete: "archive", status: "draft", __declared: ["projectId", "title"] };
-    const diff = await call<proto.DiffRequest, proto.DiffResponse>("diff", new proto.DiffRequest().setId("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d")
-      .setUrn(urn("pro")).setName("pro").setType(PRODUCT).setOlds(struct(olds)).setNews(struct({ projectId: DEFAULT_IDS.acmeWeb, title: "T" })));
+    const diff = await call<proto.DiffRequest, proto.DiffResponse>(
+      "diff",
+      new proto.DiffRequest()
+        .setId("0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d")
+        .setUrn(urn("pro"))
+        .setName("pro")
+        .setType(PRODUCT)
+        .setOlds(struct(olds))
+        .setNews(struct({ projectId: DEFAULT_IDS.acmeWeb, title: "T" })),
+    );
     expect(diff.getReplacesList()).toEqual(["projectId"]);
     expect(diff.getDetaileddiffMap().get("projectId")!.getKind()).toBe(proto.PropertyDiff.Kind.UPDATE_REPLACE);
   });
@@ -119,38 +166,53 @@ describe("the plugin's gRPC server, in-process", () => {
     const { sim, call, ctx } = await plugin();
     const existing = await ctx.client().createProduct({ projectId: project, title: "Legacy", slug: "legacy" });
     sim.clearRequests();
-    const read = await call<proto.ReadRequest, proto.ReadResponse>("read", new proto.ReadRequest().setId(`${project}/${existing.id}`)
-      .setUrn(urn("legacy")).setName("legacy").setType(PRODUCT));
+    const read = await call<proto.ReadRequest, proto.ReadResponse>(
+      "read",
+      new proto.ReadRequest().setId(`${project}/${existing.id}`).setUrn(urn("legacy")).setName("legacy").setType(PRODUCT),
+    );
     expect(read.getId()).toBe(existing.id);
     expect(read.getInputs()!.toJavaScript()).toEqual({ projectId: project, title: "Legacy", slug: "legacy", status: "draft" });
     expect(sim.requests().map((r) => r.body)).toEqual([{}]);
-    const task = await call<proto.ReadRequest, proto.ReadResponse>("read", new proto.ReadRequest().setId(existing.id)
-      .setUrn(urn("t", "serviceapi:index:Task")).setName("t").setType("serviceapi:index:Task")).catch((e: Error) => e);
+    const task = await call<proto.ReadRequest, proto.ReadResponse>(
+      "read",
+      new proto.ReadRequest().setId(existing.id).setUrn(urn("t", "serviceapi:index:Task")).setName("t").setType("serviceapi:index:Task"),
+    ).catch((e: Error) => e);
     expect((task as grpc.ServiceError).details).toContain("cannot be imported: the API cannot read tasks");
   });
 
   it("invoke runs a function of the schema, checking its arguments with the lookup's own declaration", async () => {
     const { call } = await plugin();
-    const found = await call<proto.InvokeRequest, proto.InvokeResponse>("invoke",
-      new proto.InvokeRequest().setTok("serviceapi:index:getProject").setArgs(struct({ name: "Acme Docs" })));
+    const found = await call<proto.InvokeRequest, proto.InvokeResponse>(
+      "invoke",
+      new proto.InvokeRequest().setTok("serviceapi:index:getProject").setArgs(struct({ name: "Acme Docs" })),
+    );
     expect(found.getReturn()!.toJavaScript()).toMatchObject({ id: project, name: "Acme Docs" });
-    const bad = await call("invoke", new proto.InvokeRequest().setTok("serviceapi:index:getSite").setArgs(struct({ name: "x" }))).catch((e: Error) => e);
+    const bad = await call("invoke", new proto.InvokeRequest().setTok("serviceapi:index:getSite").setArgs(struct({ name: "x" }))).catch(
+      (e: Error) => e,
+    );
     expect((bad as grpc.ServiceError).details).toBe("getSite: projectId is required");
-    const none = await call("invoke", new proto.InvokeRequest().setTok("serviceapi:index:getNothing").setArgs(struct({}))).catch((e: Error) => e);
+    const none = await call("invoke", new proto.InvokeRequest().setTok("serviceapi:index:getNothing").setArgs(struct({}))).catch(
+      (e: Error) => e,
+    );
     expect((none as grpc.ServiceError).details).toContain("serviceapi has no function serviceapi:index:getNothing");
   });
 
   it("cancel: a request already sent finishes; no new request starts", async () => {
     const { sim, call } = await plugin();
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 300 });
-    const checked = await call<proto.CheckRequest, proto.CheckResponse>("check", checkRequest("slow", { projectId: project, title: "Slow", status: "active" }));
-    const creating = call<proto.CreateRequest, proto.CreateResponse>("create",
-      new proto.CreateRequest().setUrn(urn("slow")).setName("slow").setType(PRODUCT).setProperties(checked.getInputs()));
+    const checked = await call<proto.CheckRequest, proto.CheckResponse>(
+      "check",
+      checkRequest("slow", { projectId: project, title: "Slow", status: "active" }),
+    );
+    const creating = call<proto.CreateRequest, proto.CreateResponse>(
+      "create",
+      new proto.CreateRequest().setUrn(urn("slow")).setName("slow").setType(PRODUCT).setProperties(checked.getInputs()),
+    );
     // The POST is at the service (logged, not answered yet) when Pulumi cancels.
     while (!sim.requests("products.create").some((r) => r.status === null)) await new Promise((resolve) => setImmediate(resolve));
     await call("cancel", new Empty());
     // The POST in flight completes and is recorded (partial: its status PATCH was never sent).
-    const error = await creating.catch((e: grpc.ServiceError) => e) as grpc.ServiceError;
+    const error = (await creating.catch((e: grpc.ServiceError) => e)) as grpc.ServiceError;
     expect(error.details).toContain("was created, but setting its status failed: products.update was not sent: the client was stopped");
     expect(sim.requests().map((r) => r.operation)).toEqual(["products.create"]);
     expect(sim.counts().products).toBe(1);

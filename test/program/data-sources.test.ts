@@ -20,7 +20,10 @@ beforeEach(async () => {
   process.env.SERVICEAPI_BASE_URL = sim.url;
 });
 afterEach(() => {
-  for (const [key, value] of [["SERVICEAPI_TOKEN", saved.token], ["SERVICEAPI_BASE_URL", saved.url]] as const) {
+  for (const [key, value] of [
+    ["SERVICEAPI_TOKEN", saved.token],
+    ["SERVICEAPI_BASE_URL", saved.url],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -38,19 +41,30 @@ describe("data sources", () => {
 
   it("getProject and getSite return exactly one record or say why not", async () => {
     expect((await getProject({ name: "Acme Docs" })).id).toBe(DEFAULT_IDS.acmeDocs);
-    await expect(getProject({ name: "Nope" })).rejects.toThrow(new RegExp('^getProject: no project is named "Nope"; the 4 listed projects are: ' +
-      `"Acme Web" \\(id ${DEFAULT_IDS.acmeWeb}, workspace ${DEFAULT_IDS.acmeWorkspace}\\), .*\\. Check the name \\(it is matched exactly, case included\\)\\.$`));
-    await expect(getProject({ name: "Acme Docs", id: DEFAULT_IDS.acmeDocs })).rejects.toThrow("getProject: pass exactly one of `name` and `id`");
+    await expect(getProject({ name: "Nope" })).rejects.toThrow(
+      new RegExp(
+        '^getProject: no project is named "Nope"; the 4 listed projects are: ' +
+          `"Acme Web" \\(id ${DEFAULT_IDS.acmeWeb}, workspace ${DEFAULT_IDS.acmeWorkspace}\\), .*\\. Check the name \\(it is matched exactly, case included\\)\\.$`,
+      ),
+    );
+    await expect(getProject({ name: "Acme Docs", id: DEFAULT_IDS.acmeDocs })).rejects.toThrow(
+      "getProject: pass exactly one of `name` and `id`",
+    );
     sim.addSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001", subdomain: "docs-twin" });
     await expect(getSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Acme Docs 001" })).rejects.toThrow(
-      `getSite: 2 sites are named "Acme Docs 001" in project ${DEFAULT_IDS.acmeDocs}: "Acme Docs 001" (subdomain "acme-docs-001", id `);
+      `getSite: 2 sites are named "Acme Docs 001" in project ${DEFAULT_IDS.acmeDocs}: "Acme Docs 001" (subdomain "acme-docs-001", id `,
+    );
     // Up to five candidates are listed, then how many more.
     for (let i = 1; i <= 6; i++) sim.addSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Twin", subdomain: `twin-${i}` });
     const several = await getSite({ projectId: DEFAULT_IDS.acmeDocs, name: "Twin" }).catch((e: Error) => e);
     expect(several).toBeInstanceOf(pulumi.RunError);
-    expect((several as Error).message).toMatch(new RegExp(`^getSite: 6 sites are named "Twin" in project ${DEFAULT_IDS.acmeDocs}: ` +
-      '"Twin" \\(subdomain "twin-1", id [0-9a-f-]{36}\\), (("Twin" \\(subdomain "twin-\\d", id [0-9a-f-]{36}\\)), ){4}and 1 more\\. ' +
-      "Look the site up by subdomain to choose\\.$"));
+    expect((several as Error).message).toMatch(
+      new RegExp(
+        `^getSite: 6 sites are named "Twin" in project ${DEFAULT_IDS.acmeDocs}: ` +
+          '"Twin" \\(subdomain "twin-1", id [0-9a-f-]{36}\\), (("Twin" \\(subdomain "twin-\\d", id [0-9a-f-]{36}\\)), ){4}and 1 more\\. ' +
+          "Look the site up by subdomain to choose\\.$",
+      ),
+    );
     // One line wherever the SDK prints it: the stack is the message.
     expect((several as Error).stack).toBe((several as Error).message);
     expect((await getSite({ projectId: DEFAULT_IDS.acmeDocs, subdomain: "docs-twin" })).name).toBe("Acme Docs 001");

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { productInputFailures } from "../../src/provider/product";
 
 const project = "9326cccf-2faa-56aa-bc60-30d0b53b88a3";
-const reasons = (inputs: Record<string, unknown>) => productInputFailures({ projectId: project, title: "T", ...inputs }).map((f) => f.reason);
+const reasons = (inputs: Record<string, unknown>) =>
+  productInputFailures({ projectId: project, title: "T", ...inputs }).map((f) => f.reason);
 const ADVICE = "a storefront shows the text differently than the diff does";
 const RTL = `${ADVICE}; right-to-left text may use U+200E, U+200F and U+061C`;
 
@@ -16,8 +17,12 @@ describe("invisible and direction-overriding characters in names", () => {
     expect(reasons({ title: "Pro \u202Enalp" })).toEqual([
       `title must not contain direction-overriding characters (U+202E RIGHT-TO-LEFT OVERRIDE at character 5): ${RTL}`,
     ]);
-    expect(reasons({ slug: "pro\u200Bplan" })).toEqual([`slug must not contain invisible characters (U+200B ZERO WIDTH SPACE at character 4): ${ADVICE}`]);
-    expect(reasons({ title: "\uFEFFPro" })).toEqual([`title must not contain invisible characters (U+FEFF ZERO WIDTH NO-BREAK SPACE at character 1): ${ADVICE}`]);
+    expect(reasons({ slug: "pro\u200Bplan" })).toEqual([
+      `slug must not contain invisible characters (U+200B ZERO WIDTH SPACE at character 4): ${ADVICE}`,
+    ]);
+    expect(reasons({ title: "\uFEFFPro" })).toEqual([
+      `title must not contain invisible characters (U+FEFF ZERO WIDTH NO-BREAK SPACE at character 1): ${ADVICE}`,
+    ]);
     expect(reasons({ title: "a\u2067b" })).toEqual([
       `title must not contain direction-overriding characters (U+2067 RIGHT-TO-LEFT ISOLATE at character 2): ${RTL}`,
     ]);

@@ -28,7 +28,7 @@ afterEach(async () => {
  * Pass `sim` for a second context on the same service: another `pulumi` command.
  */
 export async function harness(config: Record<string, string> = {}, existing?: Simulator): Promise<Harness> {
-  const sim = existing ?? await simulator();
+  const sim = existing ?? (await simulator());
   const messages: Harness["messages"] = [];
   const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
   const settings: Record<string, string> = { token: sim.token, baseUrl: sim.url, ...config };

@@ -22,17 +22,28 @@ describe("buildProductPatch", () => {
     ["one field", { projectId: project, title: "Pro 2", description: "Old", slug: "pro" }, { title: "Pro 2" }],
     ["nullable fields removed from the program become null", { projectId: project, title: "Pro" }, { description: null, slug: null }],
     ["status and title left out are not managed", { projectId: project, description: "Old", slug: "pro" } as Stored<ProductInputs>, {}],
-    ["status declared", { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "active" as const }, { status: "active" }],
-    ["url added", { projectId: project, title: "Pro", description: "Old", slug: "pro", externalCheckoutUrl: "https://x.example/c" },
-      { externalCheckoutUrl: "https://x.example/c" }],
+    [
+      "status declared",
+      { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "active" as const },
+      { status: "active" },
+    ],
+    [
+      "url added",
+      { projectId: project, title: "Pro", description: "Old", slug: "pro", externalCheckoutUrl: "https://x.example/c" },
+      { externalCheckoutUrl: "https://x.example/c" },
+    ],
   ])("%s", (_name, desired, patch) => {
     expect(buildProductPatch(live, desired)).toEqual(patch);
   });
 
   it("a status archived behind Pulumi's back, with none declared, is set back to the one last recorded", () => {
     const archived = { ...live, status: "archived", __statusBeforeArchive: "active" };
-    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro" })).toEqual({ status: "active" });
-    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "archived" })).toEqual({});
+    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro" })).toEqual({
+      status: "active",
+    });
+    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "archived" })).toEqual(
+      {},
+    );
   });
 });
 
@@ -42,8 +53,16 @@ describe("create", () => {
     const { id, outs } = await product.create(ctx, inputs);
     expect(bodies()).toEqual([{ title: "Pro plan", projectId: project, slug: "pro" }, { status: "active" }]);
     expect(outs).toEqual({
-      projectId: project, title: "Pro plan", description: null, slug: "pro", status: "active", type: "digital",
-      externalCheckoutUrl: null, onDelete: "archive", __declared: ["projectId", "slug", "status", "title"], __logicalName: "pro",
+      projectId: project,
+      title: "Pro plan",
+      description: null,
+      slug: "pro",
+      status: "active",
+      type: "digital",
+      externalCheckoutUrl: null,
+      onDelete: "archive",
+      __declared: ["projectId", "slug", "status", "title"],
+      __logicalName: "pro",
     });
     expect(messages).toEqual([{ severity: "info", message: `serviceapi: created Product "pro" ${id}` }]);
   });
@@ -62,7 +81,9 @@ describe("create", () => {
     const partial = error as PartialFailure;
     expect(partial.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(partial.outputs).toMatchObject({ status: "draft", title: "Pro plan" });
-    expect(partial.message).toContain(`Product "pro" (id ${partial.id}) was created, but setting its status failed: products.update failed: 500`);
+    expect(partial.message).toContain(
+      `Product "pro" (id ${partial.id}) was created, but setting its status failed: products.update failed: 500`,
+    );
     expect(sim.counts().products).toBe(1);
   });
 
@@ -88,18 +109,26 @@ describe("diff", () => {
     sim.clearRequests();
     expect(await product.diff!(ctx, id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], changed: [] });
     expect(await product.diff!(ctx, id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [], changed: ["title"] });
-    expect(await product.diff!(ctx, id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs }))
-      .toEqual({ changes: true, replaces: ["projectId"], changed: ["projectId"] });
+    expect(await product.diff!(ctx, id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({
+      changes: true,
+      replaces: ["projectId"],
+      changed: ["projectId"],
+    });
     expect(await product.diff!(ctx, id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [], changed: ["title"] });
     // null and absent are the same for nullable fields.
     expect(await product.diff!(ctx, id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [], changed: [] });
     expect((await product.diff!(ctx, id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
     expect(sim.requests()).toEqual([]);
     // Another product to adopt: a replacement, and one read to say what adopting it changes.
-    expect(await product.diff!(ctx, id, outs, { ...inputs, adoptId: other })).toEqual({ changes: true, replaces: ["adoptId"], changed: ["adoptId"] });
+    expect(await product.diff!(ctx, id, outs, { ...inputs, adoptId: other })).toEqual({
+      changes: true,
+      replaces: ["adoptId"],
+      changed: ["adoptId"],
+    });
     expect(bodies()).toEqual([{}]);
     await expect(product.diff!(ctx, id, outs, { ...inputs, adoptId: MISSING })).rejects.toThrow(
-      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) was answered 404.");
+      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) was answered 404.",
+    );
   });
 
   it("names the fields it will send, once per command, as planning after check or as drift before it", async () => {
@@ -122,11 +151,21 @@ describe("update, read, remove", () => {
     const { ctx, sim, bodies, messages } = await harness();
     const { id, outs } = await product.create(ctx, { ...inputs, description: "Long text" });
     sim.clearRequests();
-    const { outs: after } = await product.update!(ctx, id, outs, { projectId: project, title: "Pro plan 2", status: "active", __logicalName: "pro" });
+    const { outs: after } = await product.update!(ctx, id, outs, {
+      projectId: project,
+      title: "Pro plan 2",
+      status: "active",
+      __logicalName: "pro",
+    });
     expect(bodies()).toEqual([{ title: "Pro plan 2", description: null, slug: null }]);
     expect(messages.at(-1)!.message).toBe(`serviceapi: updated Product "pro" (id ${id}): sent PATCH {title, description, slug}.`);
     sim.clearRequests();
-    const { outs: retained } = await product.update!(ctx, id, after, { projectId: project, title: "Pro plan 2", status: "active", onDelete: "retain" });
+    const { outs: retained } = await product.update!(ctx, id, after, {
+      projectId: project,
+      title: "Pro plan 2",
+      status: "active",
+      onDelete: "retain",
+    });
     expect(sim.requests()).toEqual([]);
     expect(retained.onDelete).toBe("retain");
   });
@@ -152,8 +191,13 @@ describe("update, read, remove", () => {
     expect(await product.read!(off.ctx, MISSING, props)).toEqual({ id: MISSING, props });
     await product.read!(off.ctx, MISSING, props);
     expect(off.sim.requests()).toEqual([]);
-    expect(off.messages).toEqual([{ severity: "warning",
-      message: "serviceapi: serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen." }]);
+    expect(off.messages).toEqual([
+      {
+        severity: "warning",
+        message:
+          "serviceapi: serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.",
+      },
+    ]);
   });
 
   it("remove archives whatever the state says, retain sends nothing, a vanished product is fine", async () => {
@@ -180,8 +224,12 @@ describe("adoption", () => {
     sim.clearRequests();
     const declared = { projectId: project, title: "New", adoptId: id, __logicalName: "x" };
     expect((await product.check!(ctx, {}, declared)).failures).toEqual([]);
-    expect(messages.at(-1)).toEqual({ severity: "warning", message: `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
-      "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value." });
+    expect(messages.at(-1)).toEqual({
+      severity: "warning",
+      message:
+        `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
+        "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value.",
+    });
     const adopted = await product.create(ctx, declared);
     expect(adopted.id).toBe(id);
     expect(bodies()).toEqual([{}, { title: "New", slug: null }]);
@@ -192,8 +240,10 @@ describe("adoption", () => {
   it("an adoptId the token cannot see fails check naming the field; at create it says the same", async () => {
     const { ctx } = await harness();
     const { failures } = await product.check!(ctx, {}, { projectId: project, title: "New", adoptId: MISSING, __logicalName: "x" });
-    expect(failures.map((f) => f.reason)).toEqual(["adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) " +
-      "was answered 404. Check the id, and that the token has access to the product's workspace"]);
+    expect(failures.map((f) => f.reason)).toEqual([
+      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) " +
+        "was answered 404. Check the id, and that the token has access to the product's workspace",
+    ]);
     const missing = await product.create(ctx, { projectId: project, title: "New", adoptId: MISSING }).catch((e: Error) => e.message);
     expect(missing).toContain(`adoptId ${MISSING}: no product with this id is visible to this token`);
   });
@@ -203,8 +253,10 @@ describe("adoption", () => {
     const { id } = await product.create(ctx, { projectId: project, title: "Gone" });
     await ctx.client().updateProduct(id, { status: "archived" });
     await product.check!(ctx, {}, { projectId: project, title: "Gone", adoptId: id, __logicalName: "gone" });
-    expect(messages.at(-1)!.message).toBe(`serviceapi: Product "gone" (id ${id}): adoptId takes over this existing product; it already matches ` +
-      "the program, so `pulumi up` sends nothing to it. It is archived, and stays so: the program declares no status.");
+    expect(messages.at(-1)!.message).toBe(
+      `serviceapi: Product "gone" (id ${id}): adoptId takes over this existing product; it already matches ` +
+        "the program, so `pulumi up` sends nothing to it. It is archived, and stays so: the program declares no status.",
+    );
   });
 
   it("two resources adopting one product: the second fails check; removing one never archives the product the other manages", async () => {
@@ -214,7 +266,7 @@ describe("adoption", () => {
     const second = await product.check!(ctx, {}, { projectId: project, title: "Shared", adoptId: id, __logicalName: "b" });
     expect(second.failures.map((f) => f.reason)).toEqual([
       'adoptId names the product that Product "a" of this stack already manages or adopts: one product, one resource. ' +
-      "Remove one of the two, or point adoptId at another product",
+        "Remove one of the two, or point adoptId at another product",
     ]);
     // A stack that already holds both (from before this check): the one left in the program keeps the product.
     const { ctx: later, messages } = await harness({}, sim);
@@ -223,8 +275,12 @@ describe("adoption", () => {
     sim.clearRequests();
     await product.remove!(later, id, { ...outs, __logicalName: "b" });
     expect(sim.requests()).toEqual([]);
-    expect(messages.at(-1)).toEqual({ severity: "warning", message: `serviceapi: Product "b" (id ${id}): nothing sent; Product "a" of this stack ` +
-      "manages the same product, so it is not archived (one product, one resource)." });
+    expect(messages.at(-1)).toEqual({
+      severity: "warning",
+      message:
+        `serviceapi: Product "b" (id ${id}): nothing sent; Product "a" of this stack ` +
+        "manages the same product, so it is not archived (one product, one resource).",
+    });
   });
 });
 
@@ -237,19 +293,24 @@ describe("check", () => {
       { property: "", reason: "title must be 1 to 1024 characters long (got 0)" },
       { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)" },
     ]);
-    expect((await product.check!(ctx, {}, { projectId: project, title: null })).failures).toEqual([{ property: "", reason: "title is required" }]);
-    expect((await product.check!(ctx, {}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" }))
-      .failures.map((f) => f.reason)).toEqual([
+    expect((await product.check!(ctx, {}, { projectId: project, title: null })).failures).toEqual([
+      { property: "", reason: "title is required" },
+    ]);
+    expect(
+      (
+        await product.check!(ctx, {}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })
+      ).failures.map((f) => f.reason),
+    ).toEqual([
       'status must be one of "active", "archived", "draft"',
       "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
     ]);
-    expect(productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason)).toEqual([
-      "Title is not an input of Product; did you mean title?",
-      "slgu is not an input of Product; did you mean slug?",
-    ]);
+    expect(
+      productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason),
+    ).toEqual(["Title is not an input of Product; did you mean title?", "slgu is not an input of Product; did you mean slug?"]);
     const noToken = await harness({ token: "" });
     await expect(product.check!(noToken.ctx, {}, { projectId: project, title: "x" })).rejects.toThrow(
-      "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.");
+      "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.",
+    );
     expect(sim.requests()).toEqual([]);
   });
 });

@@ -26,9 +26,12 @@ describe("Site lifecycle", () => {
   it("a site outside the project fails check naming siteId (a listing, no write), and create should it get that far", async () => {
     const { ctx, sim } = await harness();
     const other = sim.seed.sites.find((s) => s.projectId === DEFAULT_IDS.globexShop)!;
-    const refusal = "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has this id.";
+    const refusal =
+      "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has this id.";
     const checked = await site.check!(ctx, {}, { projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __logicalName: "x" });
-    expect(checked.failures.map((f) => f.reason)).toEqual([`${refusal} Check siteId and projectId (getSite looks a site up by name or subdomain)`]);
+    expect(checked.failures.map((f) => f.reason)).toEqual([
+      `${refusal} Check siteId and projectId (getSite looks a site up by name or subdomain)`,
+    ]);
     expect(sim.requests().map((r) => r.operation)).toEqual(["sites.list"]);
     await expect(site.create(ctx, { projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X" })).rejects.toThrow(refusal);
     // The listing was the check's: create reused it.
@@ -38,10 +41,19 @@ describe("Site lifecycle", () => {
   it("refreshing ten sites of one project costs one listing", async () => {
     const { ctx, sim } = await harness();
     const project = DEFAULT_IDS.acmeWeb;
-    const states = sim.seed.sites.filter((s) => s.projectId === project).slice(0, 10).map((s) => ({
-      projectId: project, siteId: s.id, name: s.name, subdomain: s.subdomain, isDefault: s.is_default,
-      originalName: s.name, restoreNameOnDelete: true, __declared: ["name", "projectId", "siteId"],
-    }));
+    const states = sim.seed.sites
+      .filter((s) => s.projectId === project)
+      .slice(0, 10)
+      .map((s) => ({
+        projectId: project,
+        siteId: s.id,
+        name: s.name,
+        subdomain: s.subdomain,
+        isDefault: s.is_default,
+        originalName: s.name,
+        restoreNameOnDelete: true,
+        __declared: ["name", "projectId", "siteId"],
+      }));
     const results = await Promise.all(states.map((s) => site.read!(ctx, s.siteId, s)));
     expect(results.map((r) => r.id)).toEqual(states.map((s) => s.siteId));
     // 250 sites in the project: one listing is 3 pages, shared by all ten reads.
@@ -59,8 +71,10 @@ describe("Site lifecycle", () => {
     await site.remove!(destroy.ctx, created.id, created.outs);
     expect(destroy.bodies("sites.update")).toEqual([{ name: a!.name }]);
     expect(destroy.messages.map((m) => m.severity)).toEqual(["warning", "info"]);
-    expect(destroy.messages[0]!.message).toBe(`serviceapi: Site "docs" (id ${a!.id}): its live name is neither the one this stack set nor the one ` +
-      "it had when this stack took it over: it was renamed since, by a person or by another stack that manages the same site (one site, one stack). " +
-      "Renaming it back to the name this stack found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.");
+    expect(destroy.messages[0]!.message).toBe(
+      `serviceapi: Site "docs" (id ${a!.id}): its live name is neither the one this stack set nor the one ` +
+        "it had when this stack took it over: it was renamed since, by a person or by another stack that manages the same site (one site, one stack). " +
+        "Renaming it back to the name this stack found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.",
+    );
   });
 });

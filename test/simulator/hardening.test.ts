@@ -17,7 +17,9 @@ function rawSocket(url: string, bytes: string, waitMs = 3000): Promise<{ text: s
     const done = () => resolve({ text, closedAfterMs: Date.now() - started });
     socket.on("close", done);
     socket.on("error", () => {});
-    setTimeout(() => { socket.destroy(); }, waitMs);
+    setTimeout(() => {
+      socket.destroy();
+    }, waitMs);
   });
 }
 const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
@@ -62,7 +64,10 @@ describe("simulator hardening", () => {
     const res2 = await raw(sim, "POST", "/_simulator/faults", { body: { kind: "error" } });
     expect(res2).toMatchObject({ status: 400, body: envelope("invalid_request", "status is required for an error fault", sim) });
     for (const code of ["constructor", "toString", "__proto__"]) {
-      expect(await raw(sim, "GET", `/_simulator/errors/${code}`)).toMatchObject({ status: 404, body: envelope("not_found", `no error code ${code}`, sim) });
+      expect(await raw(sim, "GET", `/_simulator/errors/${code}`)).toMatchObject({
+        status: 404,
+        body: envelope("not_found", `no error code ${code}`, sim),
+      });
     }
     expect((await raw(sim, "GET", "/_simulator/errors/rate_limited")).status).toBe(200);
   });
@@ -71,11 +76,16 @@ describe("simulator hardening", () => {
     const seed = defaultSeed();
     seed.sites.push({ ...seed.sites[0]!, id: "00000000-0000-0000-0000-0000000000ff", projectId: "00000000-0000-0000-0000-000000000001" });
     await expect(startSimulator({ port: 0, seed })).rejects.toThrow(
-      "invalid seed passed as `seed`: site 00000000-0000-0000-0000-0000000000ff names unknown project 00000000-0000-0000-0000-000000000001");
+      "invalid seed passed as `seed`: site 00000000-0000-0000-0000-0000000000ff names unknown project 00000000-0000-0000-0000-000000000001",
+    );
     const sim = await simulator();
-    expect(() => sim.addSite({ projectId: "00000000-0000-0000-0000-000000000001", name: "x", subdomain: "x" })).toThrow("project 00000000-0000-0000-0000-000000000001 not found");
+    expect(() => sim.addSite({ projectId: "00000000-0000-0000-0000-000000000001", name: "x", subdomain: "x" })).toThrow(
+      "project 00000000-0000-0000-0000-000000000001 not found",
+    );
     expect(sim.addSite({ projectId: P, name: "🚀".repeat(255), subdomain: "rockets" }).name).toHaveLength(510);
-    expect(() => sim.addSite({ projectId: P, name: "🚀".repeat(256), subdomain: "rockets2" })).toThrow("name must be 1 to 255 characters long (got 256)");
+    expect(() => sim.addSite({ projectId: P, name: "🚀".repeat(256), subdomain: "rockets2" })).toThrow(
+      "name must be 1 to 255 characters long (got 256)",
+    );
     const http = await raw(sim, "POST", "/_simulator/sites", { body: { projectId: P, name: "🚀".repeat(256), subdomain: "r" } });
     expect(http).toMatchObject({ status: 400, body: envelope("invalid_request", "name must be 1 to 255 characters long (got 256)", sim) });
   });
@@ -84,24 +94,36 @@ describe("simulator hardening", () => {
     const sim = await simulator();
     const bigHeaders = await rawSocket(sim.url, `GET /v1/projects HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     expect(bigHeaders.text).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOf(bigHeaders.text)).toEqual(envelope("invalid_request", "request headers are larger than the server accepts (16 KiB)", sim));
+    expect(bodyOf(bigHeaders.text)).toEqual(
+      envelope("invalid_request", "request headers are larger than the server accepts (16 KiB)", sim),
+    );
     const nul = await rawSocket(sim.url, "GET /v1/projects HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n");
     expect(nul.text).toMatch(/^HTTP\/1\.1 400 /);
     expect(bodyOf(nul.text).error.code).toBe("invalid_request");
     const longId = await raw(sim, "PATCH", `/api/v1/public/products/${"a".repeat(500)}`, { body: {} });
-    expect(longId).toMatchObject({ status: 400, body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim) });
-    const huge = await raw(sim, "POST", "/api/v1/public/products", { rawBody: JSON.stringify({ title: "x".repeat(1_100_000), projectId: P }) });
+    expect(longId).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim),
+    });
+    const huge = await raw(sim, "POST", "/api/v1/public/products", {
+      rawBody: JSON.stringify({ title: "x".repeat(1_100_000), projectId: P }),
+    });
     expect(huge).toMatchObject({ status: 400, body: envelope("invalid_request", "body exceeds 1048576 bytes (1 MiB)", sim) });
   });
 
   it("strings that are not well-formed Unicode are refused, naming the field, by both sides", async () => {
     const sim = await simulator();
     const res = await raw(sim, "POST", "/api/v1/public/products", { rawBody: '{"title":"a\\ud800b","projectId":"' + P + '"}' });
-    expect(res).toMatchObject({ status: 400, body: envelope("invalid_request", "title must be well-formed Unicode (it contains a lone UTF-16 surrogate)", sim) });
+    expect(res).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "title must be well-formed Unicode (it contains a lone UTF-16 surrogate)", sim),
+    });
     const { client } = clientFor(sim);
     const err = await client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x\udc00" }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(RequestValidationError);
-    expect((err as Error).message).toBe("sites.update: invalid request, nothing was sent: name must be well-formed Unicode (it contains a lone UTF-16 surrogate)");
+    expect((err as Error).message).toBe(
+      "sites.update: invalid request, nothing was sent: name must be well-formed Unicode (it contains a lone UTF-16 surrogate)",
+    );
     expect(sim.counts().products).toBe(0);
   });
 
@@ -120,7 +142,11 @@ describe("simulator hardening", () => {
 
   it("a body that never finishes is cut off after requestTimeoutMs", async () => {
     const sim = await simulator({ requestTimeoutMs: 500 });
-    const res = await rawSocket(sim.url, `POST /v1/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title":`, 5000);
+    const res = await rawSocket(
+      sim.url,
+      `POST /v1/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title":`,
+      5000,
+    );
     expect(res.closedAfterMs).toBeLessThan(3000);
   });
 
@@ -138,7 +164,10 @@ describe("simulator hardening", () => {
     const site = await raw(sim, "PATCH", `/v1/sites/${"b".repeat(9000)}`, { body: { name: "x" } });
     expect(site).toMatchObject({ status: 400, body: envelope("invalid_request", "siteId must be a UUID (8-4-4-4-12 hex digits)", sim) });
     const badEscape = await raw(sim, "PATCH", "/api/v1/public/products/%zz", { body: {} });
-    expect(badEscape).toMatchObject({ status: 400, body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim) });
+    expect(badEscape).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "productId must be a UUID (8-4-4-4-12 hex digits)", sim),
+    });
   });
 
   it("a body that is not UTF-8, or declares another charset, is refused naming the problem; nothing is stored", async () => {
@@ -146,13 +175,21 @@ describe("simulator hardening", () => {
     const head = Buffer.from('{"title":"caf');
     const tail = Buffer.from(`","projectId":"${P}"}`);
     const invalid = await raw(sim, "POST", "/api/v1/public/products", { rawBody: Buffer.concat([head, Buffer.from([0xff, 0xfe]), tail]) });
-    expect(invalid).toMatchObject({ status: 400, body: envelope("invalid_request", "body is not valid UTF-8: a JSON body must be UTF-8 (RFC 8259)", sim) });
-    const latin1 = await raw(sim, "POST", "/api/v1/public/products", {
-      rawBody: Buffer.concat([head, Buffer.from([0xe9]), tail]), contentType: "application/json; charset=iso-8859-1",
+    expect(invalid).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "body is not valid UTF-8: a JSON body must be UTF-8 (RFC 8259)", sim),
     });
-    expect(latin1).toMatchObject({ status: 400, body: envelope("invalid_request", "Content-Type charset must be utf-8: a JSON body is UTF-8 (RFC 8259)", sim) });
+    const latin1 = await raw(sim, "POST", "/api/v1/public/products", {
+      rawBody: Buffer.concat([head, Buffer.from([0xe9]), tail]),
+      contentType: "application/json; charset=iso-8859-1",
+    });
+    expect(latin1).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "Content-Type charset must be utf-8: a JSON body is UTF-8 (RFC 8259)", sim),
+    });
     const quoted = await raw(sim, "POST", "/api/v1/public/products", {
-      rawBody: JSON.stringify({ title: "café", projectId: P }), contentType: 'application/json; charset="UTF-8"',
+      rawBody: JSON.stringify({ title: "café", projectId: P }),
+      contentType: 'application/json; charset="UTF-8"',
     });
     expect(quoted.status).toBe(201);
     expect(quoted.body.title).toBe("café");
@@ -162,7 +199,8 @@ describe("simulator hardening", () => {
   it("a body of 4 MiB gets its 400 even from a client that writes the whole body before reading", async () => {
     const sim = await simulator();
     const size = 4 * 1024 * 1024;
-    const head = `POST /api/v1/public/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.token}\r\n` +
+    const head =
+      `POST /api/v1/public/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.token}\r\n` +
       `Service-Api-Version: 2026-06-27\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`;
     const { text, writeError } = await writeThenRead(sim.url, head, Buffer.alloc(size, 0x20));
     expect(writeError).toBeUndefined();
@@ -174,8 +212,12 @@ describe("simulator hardening", () => {
   it("Content-Type must be application/json, optionally with a charset", async () => {
     const sim = await simulator();
     const body = JSON.stringify({ title: "x", projectId: P });
-    expect(await raw(sim, "POST", "/api/v1/public/products", { rawBody: body, contentType: "application/json-patch+json" }))
-      .toMatchObject({ status: 400, body: envelope("invalid_request", "Content-Type must be application/json (optionally with a charset)", sim) });
-    expect((await raw(sim, "POST", "/api/v1/public/products", { rawBody: body, contentType: "application/json; charset=utf-8" })).status).toBe(201);
+    expect(await raw(sim, "POST", "/api/v1/public/products", { rawBody: body, contentType: "application/json-patch+json" })).toMatchObject({
+      status: 400,
+      body: envelope("invalid_request", "Content-Type must be application/json (optionally with a charset)", sim),
+    });
+    expect(
+      (await raw(sim, "POST", "/api/v1/public/products", { rawBody: body, contentType: "application/json; charset=utf-8" })).status,
+    ).toBe(201);
   });
 });

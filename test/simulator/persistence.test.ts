@@ -112,8 +112,10 @@ describe("serviceapi-simulator command and --data persistence", () => {
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     expect(await exited(child)).toBe(2);
-    expect(err).toBe("serviceapi-simulator: --token must be at least 8 printable ASCII characters without spaces (got 5 characters): " +
-      "the client, and so the Pulumi resources, refuse shorter tokens\n");
+    expect(err).toBe(
+      "serviceapi-simulator: --token must be at least 8 printable ASCII characters without spaces (got 5 characters): " +
+        "the client, and so the Pulumi resources, refuse shorter tokens\n",
+    );
     expect(out).toBe("");
   });
 });

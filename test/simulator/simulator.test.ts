@@ -13,8 +13,13 @@ const OPS = [
   { op: "projects.list", method: "GET", path: "/v1/projects", version: "2026-07-11" },
   { op: "sites.list", method: "GET", path: `/api/v1/public/sites?projectId=${P}`, version: "2026-07-11" },
   { op: "sites.update", method: "PATCH", path: `/v1/sites/${seedId("site:acme-web:001")}`, version: "2026-07-11", body: { name: "n" } },
-  { op: "tasks.create", method: "POST", path: "/v1/tasks", version: "2026-07-11",
-    body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P } },
+  {
+    op: "tasks.create",
+    method: "POST",
+    path: "/v1/tasks",
+    version: "2026-07-11",
+    body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P },
+  },
   { op: "products.create", method: "POST", path: "/api/v1/public/products", version: "2026-06-27", body: { title: "t", projectId: P } },
 ] as const;
 
@@ -25,13 +30,18 @@ describe("simulator: version header, per endpoint", () => {
     const ok = await raw(sim, method, path, { version, body });
     expect(ok.status).toBeLessThan(300);
     const other = version === "2026-07-11" ? "2026-06-27" : "2026-07-11";
-    expect(await raw(sim, method, path, { version: other, body })).toEqual(expect.objectContaining({
-      status: 400,
-      body: envelope("unsupported_api_version", `Service-Api-Version "${other}" is not supported by ${op}; it accepts ${version}`, sim),
-    }));
-    expect(await raw(sim, method, path, { version: null, body })).toEqual(expect.objectContaining({
-      status: 400, body: envelope("missing_api_version", `Service-Api-Version header is required; ${op} accepts ${version}`, sim),
-    }));
+    expect(await raw(sim, method, path, { version: other, body })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: envelope("unsupported_api_version", `Service-Api-Version "${other}" is not supported by ${op}; it accepts ${version}`, sim),
+      }),
+    );
+    expect(await raw(sim, method, path, { version: null, body })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: envelope("missing_api_version", `Service-Api-Version header is required; ${op} accepts ${version}`, sim),
+      }),
+    );
   });
 
   it("products.update accepts only 2026-07-11", async () => {
@@ -47,10 +57,12 @@ describe("simulator: authentication and access", () => {
   it("401 for a missing, malformed or unknown bearer token, without echoing it", async () => {
     const sim = await simulator();
     expect(await raw(sim, "GET", "/v1/projects", { token: null })).toMatchObject({
-      status: 401, body: envelope("unauthorized", "missing bearer token: send Authorization: Bearer <token>", sim),
+      status: 401,
+      body: envelope("unauthorized", "missing bearer token: send Authorization: Bearer <token>", sim),
     });
     expect(await raw(sim, "GET", "/v1/projects", { token: "nope-nope" })).toMatchObject({
-      status: 401, body: envelope("unauthorized", "invalid public API token", sim),
+      status: 401,
+      body: envelope("unauthorized", "invalid public API token", sim),
     });
     const basic = await request(`${sim.url}/v1/projects`, { headers: { authorization: "Basic abc", "service-api-version": "2026-07-11" } });
     expect(basic.statusCode).toBe(401);
@@ -63,16 +75,27 @@ describe("simulator: authentication and access", () => {
     const opts = { token: ACME_ONLY_TOKEN };
     expect((await raw(sim, "PATCH", `/v1/sites/${globexSite}`, { ...opts, body: { name: "x" } })).status).toBe(403);
     expect((await raw(sim, "GET", `/api/v1/public/sites?projectId=${DEFAULT_IDS.globexShop}`, opts)).status).toBe(403);
-    expect((await raw(sim, "POST", "/v1/tasks", {
-      ...opts, body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: DEFAULT_IDS.globexShop },
-    })).status).toBe(403);
-    const { body: product } = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "t", projectId: DEFAULT_IDS.globexShop } });
+    expect(
+      (
+        await raw(sim, "POST", "/v1/tasks", {
+          ...opts,
+          body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: DEFAULT_IDS.globexShop },
+        })
+      ).status,
+    ).toBe(403);
+    const { body: product } = await raw(sim, "POST", "/api/v1/public/products", {
+      body: { title: "t", projectId: DEFAULT_IDS.globexShop },
+    });
     expect((await raw(sim, "PATCH", `/api/v1/public/products/${product.id}`, { ...opts, body: {} })).status).toBe(403);
     const unknownWs = "00000000-0000-4000-8000-0000000000aa";
     expect(await raw(sim, "GET", `/v1/projects?workspaceId=${unknownWs}`)).toMatchObject({
-      status: 404, body: envelope("not_found", `workspace ${unknownWs} not found`, sim),
+      status: 404,
+      body: envelope("not_found", `workspace ${unknownWs} not found`, sim),
     });
-    expect(await raw(sim, "GET", "/v1/nothing")).toMatchObject({ status: 404, body: envelope("not_found", "no endpoint GET /v1/nothing", sim) });
+    expect(await raw(sim, "GET", "/v1/nothing")).toMatchObject({
+      status: 404,
+      body: envelope("not_found", "no endpoint GET /v1/nothing", sim),
+    });
   });
 });
 
@@ -81,7 +104,8 @@ describe("simulator: test control over HTTP", () => {
     const sim = await simulator({ token: "tok_secret_control" });
     const control = async (method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) => {
       const res = await request(`${sim.url}/_simulator/${path}`, {
-        method, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        body: body === undefined ? undefined : JSON.stringify(body),
         headers: body === undefined ? {} : { "content-type": "application/json" },
       });
       const text = await res.body.text();
@@ -89,7 +113,10 @@ describe("simulator: test control over HTTP", () => {
     };
 
     const fault = await control("POST", "faults", { operation: "projects.list", kind: "error", status: 503, retryAfter: "2", times: 2 });
-    expect(fault).toMatchObject({ status: 201, body: { operation: "projects.list", kind: "error", status: 503, remaining: 2, when: "before" } });
+    expect(fault).toMatchObject({
+      status: 201,
+      body: { operation: "projects.list", kind: "error", status: 503, remaining: 2, when: "before" },
+    });
     expect((await control("POST", "faults", { kind: "error" })).body.error.message).toBe("status is required for an error fault");
     const first = await raw(sim, "GET", "/v1/projects");
     expect(first).toMatchObject({ status: 503, body: { error: { code: "service_unavailable" } } });
@@ -99,8 +126,9 @@ describe("simulator: test control over HTTP", () => {
     // A number of seconds, as the README's table reads, is the same header.
     expect((await control("POST", "faults", { operation: "projects.list", kind: "error", status: 429, retryAfter: 2 })).status).toBe(201);
     expect((await raw(sim, "GET", "/v1/projects")).headers["retry-after"]).toBe("2");
-    expect((await control("POST", "faults", { kind: "error", status: 429, retryAfter: 1.5 })).body.error.message)
-      .toBe("retryAfter must be a whole number of seconds, or a string");
+    expect((await control("POST", "faults", { kind: "error", status: 429, retryAfter: 1.5 })).body.error.message).toBe(
+      "retryAfter must be a whole number of seconds, or a string",
+    );
 
     await control("PUT", "rate-limit", { limit: 1, windowMs: 60_000 });
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(200);
@@ -149,12 +177,15 @@ describe("simulator: seed files", () => {
     const file = join(dir, "seed.json");
     const ws = seedId("t:ws");
     const project = seedId("t:project");
-    writeFileSync(file, JSON.stringify({
-      workspaces: [{ id: ws, name: "Solo" }],
-      projects: [{ id: project, workspaceId: ws, name: "Only" }],
-      sites: [{ id: seedId("t:site"), projectId: project, name: "Home", subdomain: "home", is_default: true }],
-      tokens: [{ token: "solo-token-1", workspaces: [ws] }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        workspaces: [{ id: ws, name: "Solo" }],
+        projects: [{ id: project, workspaceId: ws, name: "Only" }],
+        sites: [{ id: seedId("t:site"), projectId: project, name: "Home", subdomain: "home", is_default: true }],
+        tokens: [{ token: "solo-token-1", workspaces: [ws] }],
+      }),
+    );
     const sim = await simulator({ seedFile: file });
     expect(sim.token).toBe("solo-token-1");
     expect((await raw(sim, "GET", "/v1/projects")).body.data).toEqual([{ object: "project", id: project, name: "Only", workspaceId: ws }]);
@@ -164,10 +195,15 @@ describe("simulator: seed files", () => {
     const dir = mkdtempSync(join(tmpdir(), "sim-seed-"));
     const file = join(dir, "seed.json");
     const ws = seedId("t:ws");
-    writeFileSync(file, JSON.stringify({
-      workspaces: [{ id: ws, name: "Solo" }], projects: [{ id: seedId("p"), workspaceId: seedId("other"), name: null }],
-      sites: [], tokens: [{ token: "xxxxxxxx", workspaces: [ws] }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        workspaces: [{ id: ws, name: "Solo" }],
+        projects: [{ id: seedId("p"), workspaceId: seedId("other"), name: null }],
+        sites: [],
+        tokens: [{ token: "xxxxxxxx", workspaces: [ws] }],
+      }),
+    );
     await expect(simulator({ seedFile: file })).rejects.toThrow(
       `invalid seed ${file}: project ${seedId("p")} names unknown workspace ${seedId("other")}`,
     );
@@ -178,11 +214,18 @@ describe("simulator: what the API cannot list", () => {
   it("GET /_simulator/products and /_simulator/tasks list every record with its project, oldest first", async () => {
     const sim = await simulator();
     const first = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "First", projectId: P } });
-    const second = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "Second", projectId: DEFAULT_IDS.acmeDocs, slug: "s" } });
-    const task = await raw(sim, "POST", "/v1/tasks", { body: { title: "T", prompt: "P", scheduledAt: "2030-01-01T00:00:00Z", projectId: P } });
-    const products = await request(`${sim.url}/_simulator/products`).then((r) => r.body.json()) as { data: unknown[] };
-    expect(products.data).toEqual([{ ...first.body, projectId: P }, { ...second.body, projectId: DEFAULT_IDS.acmeDocs }]);
-    const tasks = await request(`${sim.url}/_simulator/tasks`).then((r) => r.body.json()) as { data: unknown[] };
+    const second = await raw(sim, "POST", "/api/v1/public/products", {
+      body: { title: "Second", projectId: DEFAULT_IDS.acmeDocs, slug: "s" },
+    });
+    const task = await raw(sim, "POST", "/v1/tasks", {
+      body: { title: "T", prompt: "P", scheduledAt: "2030-01-01T00:00:00Z", projectId: P },
+    });
+    const products = (await request(`${sim.url}/_simulator/products`).then((r) => r.body.json())) as { data: unknown[] };
+    expect(products.data).toEqual([
+      { ...first.body, projectId: P },
+      { ...second.body, projectId: DEFAULT_IDS.acmeDocs },
+    ]);
+    const tasks = (await request(`${sim.url}/_simulator/tasks`).then((r) => r.body.json())) as { data: unknown[] };
     expect(tasks.data).toEqual([{ ...task.body, projectId: P, prompt: "P", scheduledAt: "2030-01-01T00:00:00Z" }]);
     expect(sim.products()).toEqual(products.data);
     expect(sim.tasks()).toEqual(tasks.data);
@@ -192,7 +235,8 @@ describe("simulator: what the API cannot list", () => {
     const sim = await simulator();
     sim.addFault({ operation: "products.create", kind: "hang" });
     const gone = await request(`${sim.url}/api/v1/public/products`, {
-      method: "POST", signal: AbortSignal.timeout(200),
+      method: "POST",
+      signal: AbortSignal.timeout(200),
       headers: { authorization: `Bearer ${sim.token}`, "service-api-version": "2026-06-27", "content-type": "application/json" },
       body: JSON.stringify({ title: "Left early", projectId: P }),
     }).catch((e: Error) => e);

@@ -8,8 +8,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
-  Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput,
-  type ProductArgs, type SiteArgs, type TaskArgs,
+  Product,
+  Site,
+  Task,
+  getProjectOutput,
+  getProjectsOutput,
+  getSiteOutput,
+  getSitesOutput,
+  type ProductArgs,
+  type SiteArgs,
+  type TaskArgs,
 } from "pulumi-serviceapi";
 
 interface Spec {
@@ -21,7 +29,14 @@ interface Spec {
   /** The `import` resource option, by logical name. */
   imports?: Record<string, string>;
   /** Data-source lookups whose results become stack outputs. */
-  lookups?: { projectName?: string; workspaceId?: string; sitesOf?: string; siteSubdomain?: string; siteName?: string; secretName?: boolean };
+  lookups?: {
+    projectName?: string;
+    workspaceId?: string;
+    sitesOf?: string;
+    siteSubdomain?: string;
+    siteName?: string;
+    secretName?: boolean;
+  };
 }
 
 const spec = new pulumi.Config().requireObject<Spec>("spec");
@@ -30,16 +45,21 @@ const spec = new pulumi.Config().requireObject<Spec>("spec");
 const lookups = spec.lookups ?? {};
 const lookupName = (name: string) => (lookups.secretName ? pulumi.secret(name) : name);
 export const found: Record<string, pulumi.Output<unknown>> = {};
-const project = lookups.projectName === undefined ? undefined
-  : getProjectOutput({ name: lookupName(lookups.projectName), workspaceId: lookups.workspaceId });
+const project =
+  lookups.projectName === undefined
+    ? undefined
+    : getProjectOutput({ name: lookupName(lookups.projectName), workspaceId: lookups.workspaceId });
 if (project) found.project = project;
-if (lookups.workspaceId !== undefined) found.projectCount = getProjectsOutput({ workspaceId: lookups.workspaceId }).projects.apply((p) => p.length);
+if (lookups.workspaceId !== undefined)
+  found.projectCount = getProjectsOutput({ workspaceId: lookups.workspaceId }).projects.apply((p) => p.length);
 if (lookups.sitesOf !== undefined) found.siteCount = getSitesOutput({ projectId: lookups.sitesOf }).sites.apply((s) => s.length);
 if (lookups.sitesOf !== undefined && lookups.siteSubdomain !== undefined) {
   found.site = getSiteOutput({ projectId: lookups.sitesOf, subdomain: lookups.siteSubdomain });
 }
-const siteByName = lookups.sitesOf !== undefined && lookups.siteName !== undefined
-  ? getSiteOutput({ projectId: lookups.sitesOf, name: lookupName(lookups.siteName) }) : undefined;
+const siteByName =
+  lookups.sitesOf !== undefined && lookups.siteName !== undefined
+    ? getSiteOutput({ projectId: lookups.sitesOf, name: lookupName(lookups.siteName) })
+    : undefined;
 if (siteByName) found.siteByName = siteByName;
 
 function wired<T extends { projectId?: unknown; siteId?: unknown }>(args: T): T {
@@ -50,17 +70,23 @@ function wired<T extends { projectId?: unknown; siteId?: unknown }>(args: T): T 
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, typeof v === "string" ? pulumi.secret(v) : v])) as T;
 }
 
-export const products = Object.fromEntries(Object.entries(spec.products ?? {}).map(([name, args]) => {
-  const p = new Product(name, wired(args), spec.imports?.[name] === undefined ? undefined : { import: spec.imports[name] });
-  return [name, { id: p.id, status: p.status, type: p.type, title: p.title }];
-}));
+export const products = Object.fromEntries(
+  Object.entries(spec.products ?? {}).map(([name, args]) => {
+    const p = new Product(name, wired(args), spec.imports?.[name] === undefined ? undefined : { import: spec.imports[name] });
+    return [name, { id: p.id, status: p.status, type: p.type, title: p.title }];
+  }),
+);
 
-export const sites = Object.fromEntries(Object.entries(spec.sites ?? {}).map(([name, args]) => {
-  const s = new Site(name, wired(args));
-  return [name, { id: s.id, name: s.name, subdomain: s.subdomain, originalName: s.originalName }];
-}));
+export const sites = Object.fromEntries(
+  Object.entries(spec.sites ?? {}).map(([name, args]) => {
+    const s = new Site(name, wired(args));
+    return [name, { id: s.id, name: s.name, subdomain: s.subdomain, originalName: s.originalName }];
+  }),
+);
 
-export const tasks = Object.fromEntries(Object.entries(spec.tasks ?? {}).map(([name, args]) => {
-  const t = new Task(name, wired(args));
-  return [name, { id: t.id, nextRunAt: t.nextRunAt }];
-}));
+export const tasks = Object.fromEntries(
+  Object.entries(spec.tasks ?? {}).map(([name, args]) => {
+    const t = new Task(name, wired(args));
+    return [name, { id: t.id, nextRunAt: t.nextRunAt }];
+  }),
+);

@@ -101,7 +101,11 @@ export class RateLimitPacer {
     this.#lastLimitedAt = now;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
     if (ticket.episode === this.#episode) {
-      this.#intervalMs = nextInterval(this.#intervalMs, this.#passed.map((sentAt) => now - sentAt), retryAfterMs);
+      this.#intervalMs = nextInterval(
+        this.#intervalMs,
+        this.#passed.map((sentAt) => now - sentAt),
+        retryAfterMs,
+      );
       this.#episode += 1;
       this.#passed = [];
     }
@@ -124,9 +128,12 @@ export class RateLimitPacer {
     const delay = Math.max(0, Math.ceil(this.#readyAt() - this.#now()));
     const timer = new AbortController();
     this.#timer = timer;
-    this.#sleep(delay, timer.signal).then(() => {
-      if (this.#timer === timer) this.#release();
-    }, () => undefined);
+    this.#sleep(delay, timer.signal).then(
+      () => {
+        if (this.#timer === timer) this.#release();
+      },
+      () => undefined,
+    );
   }
 
   /** Lets waiting calls go while the pause is over and their slot has come: one per interval, or all when unpaced. */

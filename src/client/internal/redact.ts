@@ -4,7 +4,13 @@ export class Redactor {
 
   constructor(token: string) {
     const json = JSON.stringify(token).slice(1, -1);
-    const forms = new Set([token, json, json.replaceAll("/", "\\/"), encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
+    const forms = new Set([
+      token,
+      json,
+      json.replaceAll("/", "\\/"),
+      encodeURIComponent(token),
+      new URLSearchParams({ t: token }).toString().slice(2),
+    ]);
     // Longest first, so a form containing another is replaced whole.
     this.#forms = [...forms].sort((a, b) => b.length - a.length);
   }

@@ -6,11 +6,23 @@
 
 /** Transport error codes proving that no byte of the request reached the server. */
 const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "UND_ERR_CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "UND_ERR_CONNECT_TIMEOUT",
 ]);
 /** Transport error codes after which the request may or may not have been processed. */
 const MAYBE_SENT_CODES = new Set([
-  "ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
 ]);
 /** Errors undici raises before sending, caused by how the client is used. */
 const USAGE_CODES: Record<string, string> = {
@@ -25,9 +37,7 @@ const USAGE_CODES: Record<string, string> = {
   ERR_INVALID_HTTP_TOKEN: "a header name is invalid",
 };
 
-export type TransportFailure =
-  | { kind: "not-sent" | "maybe-sent" | "unknown"; detail: string }
-  | { kind: "usage"; detail: string };
+export type TransportFailure = { kind: "not-sent" | "maybe-sent" | "unknown"; detail: string } | { kind: "usage"; detail: string };
 
 export function classifyTransportError(err: unknown): TransportFailure {
   const detail = describeError(err);

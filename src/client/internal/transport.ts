@@ -26,8 +26,15 @@ import type { LogEvent, RequestOptions, ResolvedConfig, RetryPolicy } from "../c
 import { checkNumber } from "../config";
 import { ErrorEnvelope, OPERATIONS, type HttpMethod, type OperationName } from "../../contract/schemas";
 import {
-  AbortError, ApiError, ClientUsageError, ConnectionError, GIVE_UP, ResponseTooLargeError, ResponseValidationError,
-  TimeoutError, type ApiErrorInit,
+  AbortError,
+  ApiError,
+  ClientUsageError,
+  ConnectionError,
+  GIVE_UP,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+  type ApiErrorInit,
 } from "../errors";
 import { backoffDelay, parseRetryAfter } from "./backoff";
 import { RateLimitPacer, type PaceTicket } from "./rate-limit-pacer";
@@ -87,7 +94,10 @@ export class Transport {
     };
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     if (body !== undefined) headers["content-type"] = "application/json";
-    const retry: RetryPolicy = { ...this.#config.retry, maxRetries: checkNumber("maxRetries", options.maxRetries ?? this.#config.retry.maxRetries) };
+    const retry: RetryPolicy = {
+      ...this.#config.retry,
+      maxRetries: checkNumber("maxRetries", options.maxRetries ?? this.#config.retry.maxRetries),
+    };
     const timeoutMs = checkNumber("timeoutMs", options.timeoutMs ?? this.#config.timeoutMs);
     const mutates = method !== "GET";
     const retriable = method !== "POST";
@@ -126,12 +136,23 @@ export class Transport {
         const safe = failure.kind === "not-sent" || retriable;
         if (failure.kind !== "unknown" && safe && retries < retry.maxRetries) {
           retries += 1;
-          await this.#backoff(op, attempt, backoffDelay(retries - 1, retry), failure.kind === "not-sent" ? "connection refused" : "connection error", signal, aborted);
+          await this.#backoff(
+            op,
+            attempt,
+            backoffDelay(retries - 1, retry),
+            failure.kind === "not-sent" ? "connection refused" : "connection error",
+            signal,
+            aborted,
+          );
           continue;
         }
         if (failure.kind === "unknown") maybeApplied = true;
-        throw new ConnectionError(op, `connection error: ${this.redact(failure.detail)}${attempt > 1 ? ` (${attempt} attempts)` : ""}`,
-          { cause: outcome.error, mayHaveSucceeded: mutates && maybeApplied, method, unreachable: failure.kind === "not-sent" });
+        throw new ConnectionError(op, `connection error: ${this.redact(failure.detail)}${attempt > 1 ? ` (${attempt} attempts)` : ""}`, {
+          cause: outcome.error,
+          mayHaveSucceeded: mutates && maybeApplied,
+          method,
+          unreachable: failure.kind === "not-sent",
+        });
       }
       if (outcome.kind === "timeout") {
         maybeApplied = true;
@@ -144,16 +165,23 @@ export class Transport {
       }
       if (outcome.kind === "too-large") {
         const ok = outcome.status >= 200 && outcome.status < 300;
-        throw new ResponseTooLargeError(op, outcome.status, this.#config.maxResponseBytes,
-          { setting: this.#config.label("maxResponseBytes"), mayHaveSucceeded: mutates && (ok || maybeApplied || isAmbiguousStatus(outcome.status)), method });
+        throw new ResponseTooLargeError(op, outcome.status, this.#config.maxResponseBytes, {
+          setting: this.#config.label("maxResponseBytes"),
+          mayHaveSucceeded: mutates && (ok || maybeApplied || isAmbiguousStatus(outcome.status)),
+          method,
+        });
       }
 
       const res = outcome.response;
       const requestId = header(res.headers, "x-request-id");
       const safeRequestId = requestId === undefined ? undefined : this.redact(requestId);
       this.#log({
-        type: "response", operation: op, status: res.status, attempt,
-        durationMs: Math.round(clock.now() - started), ...(safeRequestId ? { requestId: safeRequestId } : {}),
+        type: "response",
+        operation: op,
+        status: res.status,
+        attempt,
+        durationMs: Math.round(clock.now() - started),
+        ...(safeRequestId ? { requestId: safeRequestId } : {}),
       });
       if (res.status !== 429) this.#pacer.passed(ticket);
 
@@ -162,7 +190,10 @@ export class Transport {
         try {
           json = JSON.parse(res.text);
         } catch {
-          throw new ResponseValidationError(op, res.status, [{ path: "", message: "body is not valid JSON" }], { method, requestId: safeRequestId });
+          throw new ResponseValidationError(op, res.status, [{ path: "", message: "body is not valid JSON" }], {
+            method,
+            requestId: safeRequestId,
+          });
         }
         return parseResponse(op, res.status, schema, json, { method, requestId: safeRequestId });
       }
@@ -173,8 +204,10 @@ export class Transport {
         // Not processed: the request may be repeated, but never earlier than the server asked.
         const label = this.#config.label;
         if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) {
-          throw ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied },
-            GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs, label("maxRetryAfterMs")));
+          throw ApiError.from(
+            { ...init, mayHaveSucceeded: mutates && maybeApplied },
+            GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs, label("maxRetryAfterMs")),
+          );
         }
         if (res.status === 429) {
           rateLimited += 1;
@@ -211,7 +244,14 @@ export class Transport {
     }
   }
 
-  async #backoff(op: string, attempt: number, delayMs: number, reason: string, signal: AbortSignal | undefined, aborted: (cause: unknown) => Error): Promise<void> {
+  async #backoff(
+    op: string,
+    attempt: number,
+    delayMs: number,
+    reason: string,
+    signal: AbortSignal | undefined,
+    aborted: (cause: unknown) => Error,
+  ): Promise<void> {
     this.#log({ type: "retry", operation: op, attempt, delayMs, reason });
     try {
       await this.#config.clock.sleep(delayMs, signal);
@@ -222,7 +262,11 @@ export class Transport {
 
   /** One attempt. Reads the body to the end (or destroys it) so the connection is never left half-used. */
   async #send(
-    url: URL, method: HttpMethod, headers: Record<string, string>, body: string | undefined, timeoutMs: number,
+    url: URL,
+    method: HttpMethod,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<SendOutcome> {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -267,7 +311,13 @@ export class Transport {
     return url;
   }
 
-  #errorInit(op: string, method: HttpMethod, res: RawResponse, requestId: string | undefined, retryAfterMs: number | undefined): ApiErrorInit {
+  #errorInit(
+    op: string,
+    method: HttpMethod,
+    res: RawResponse,
+    requestId: string | undefined,
+    retryAfterMs: number | undefined,
+  ): ApiErrorInit {
     let envelope: ErrorEnvelope["error"] | undefined;
     try {
       const parsed = ErrorEnvelope.safeParse(JSON.parse(res.text));

@@ -10,7 +10,11 @@ export function parseRequest<T extends z.ZodType>(operation: string, schema: T, 
 }
 
 export function parseResponse<T extends z.ZodType>(
-  operation: string, status: number, schema: T, value: unknown, opts: { method?: HttpMethod; requestId?: string } = {},
+  operation: string,
+  status: number,
+  schema: T,
+  value: unknown,
+  opts: { method?: HttpMethod; requestId?: string } = {},
 ): z.infer<T> {
   const result = parseWithIssues(schema, value);
   if (!result.success) throw new ResponseValidationError(operation, status, result.issues, opts);

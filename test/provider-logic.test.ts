@@ -211,7 +211,7 @@ describe("Site provider", () => {
     const refusal = "siteId is not a site of the project given as projectId: sites.list returned 3 sites for that project and none has this id.";
     // At preview, as an input problem naming the field, not the value.
     const checked = await site.check({}, { projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __logicalName: "x" });
-    expect(checked.failures.map((f) => f.reason)).toEqual([`${refusal} Check siteId and projectId (getSite looks a site up by name or subdomain)`]);
+    expect((checked.failures ?? []).map((f) => f.reason)).toEqual([`${refusal} Check siteId and projectId (getSite looks a site up by name or subdomain)`]);
     // And at create, should the site have left the project since.
     await expect(site.create({ projectId: DEFAULT_IDS.acmeDocs, siteId: other.id, name: "X", __provider: STUB })).rejects.toThrow(refusal);
   });

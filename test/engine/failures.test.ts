@@ -110,7 +110,7 @@ describe("failures under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const failed = await expectFailure(engine.up());
     expect(failed.text).toContain("products.create failed: no response within 300 ms. The request was not retried because the record may have been created");
     expect(failed.text).toContain('The stack records Product \\"slow\\" as an unconfirmed create, so no later `pulumi preview` or `pulumi up` creates it ' +
-      'again by itself: if the product exists on the service, set `adoptId: \\\"<its id>\\\"` on it; if it does not, run `pulumi up --replace <its URN>`');
+      'again by itself: if the product exists on the service, set `adoptId: \\"<its id>\\"` on it; if it does not, run `pulumi up --replace <its URN>`');
     expect(sim.requests("products.create")).toHaveLength(1);
     // The delayed create was processed after all: one product, which the re-run (test/engine/rerun.test.ts) does not duplicate.
     await until("the delayed create", () => sim.products().some((p) => p.title === "Slow"), 5_000);

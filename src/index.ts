@@ -4,57 +4,11 @@
  * the resources.
  */
 import "./node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
-export {
-  ServiceApiClient,
-  type ClientOptions,
-  type RequestOptions,
-  type LogEvent,
-  type Clock,
-  SYSTEM_CLOCK,
-  NUMERIC_OPTIONS,
-  MIN_TOKEN_LENGTH,
-  checkClientOptions,
-  checkNumericOption,
-  ServiceApiError,
-  ApiError,
-  BadRequestError,
-  AuthenticationError,
-  PermissionDeniedError,
-  NotFoundError,
-  RateLimitError,
-  InternalServerError,
-  ServiceUnavailableError,
-  ConnectionError,
-  TimeoutError,
-  AbortError,
-  ResponseTooLargeError,
-  ClientUsageError,
-  RequestValidationError,
-  ResponseValidationError,
-  PaginationError,
-  ConfigError,
-  type ErrorIssue,
-  CursorList,
-  type Page,
-  OPERATIONS,
-  API_VERSION,
-  PRODUCT_CREATE_VERSION,
-  PRODUCT_STATUSES,
-  LIMITS,
-  type OperationName,
-  type ProductStatus,
-  type KnownProductStatus,
-  type ListProjectsQuery,
-  type ListSitesQuery,
-  type UpdateSiteBody,
-  type CreateTaskBody,
-  type CreateProductBody,
-  type UpdateProductBody,
-  type Project as ProjectRecord,
-  type Site as SiteRecord,
-  type Task as TaskRecord,
-  type Product as ProductRecord,
-} from "./client";
+// The client's whole public surface. Its record types `Product`, `Site`, `Task` are shadowed here by
+// the resource classes of the same names (a local export wins over `export *`), so they are also
+// exported as `…Record`, with `Project` for symmetry.
+export * from "./client";
+export type { Project as ProjectRecord, Site as SiteRecord, Task as TaskRecord, Product as ProductRecord } from "./client";
 export { Product, type ProductArgs } from "./program/product";
 export { Site, type SiteArgs } from "./program/site";
 export { Task, type TaskArgs } from "./program/task";

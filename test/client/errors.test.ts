@@ -196,7 +196,7 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   });
 
   it("unknown extra fields are tolerated and dropped", async () => {
-    const client = mocked(200, {
+    const record = {
       object: "product",
       id: MISSING,
       title: "x",
@@ -205,19 +205,9 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
       status: "draft",
       type: "digital",
       externalCheckoutUrl: null,
-      createdAt: "2026-01-01",
-      tags: ["new"],
-    });
-    expect(await client.updateProduct(MISSING, {})).toEqual({
-      object: "product",
-      id: MISSING,
-      title: "x",
-      description: null,
-      slug: null,
-      status: "draft",
-      type: "digital",
-      externalCheckoutUrl: null,
-    });
+    };
+    const client = mocked(200, { ...record, createdAt: "2026-01-01", tags: ["new"] });
+    expect(await client.updateProduct(MISSING, {})).toEqual(record);
   });
 
   it("a body that is not JSON", async () => {

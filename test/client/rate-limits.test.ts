@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { NUMERIC_OPTIONS, RateLimitError } from "../../src";
 import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../src/client/internal/rate-limit-pacer";
 import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "../../simulator";
-import { clientFor, simulator } from "../helpers";
+import { clientFor, rejectionOf, simulator } from "../helpers";
 
 const at = (r: LoggedRequest) => Date.parse(r.time);
 const FLOOR = NUMERIC_OPTIONS.minRateLimitDelayMs.default;
@@ -30,12 +30,8 @@ describe("a server that always answers 429 gets a RateLimitError after a bounded
     const sim = await simulator();
     const { client } = clientFor(sim);
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "0", times: 1000 });
-    const err = await client
-      .listProjects()
-      .toArray()
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
+    const err = await rejectionOf(client.listProjects().toArray(), RateLimitError);
+    expect(err.message).toBe(gaveUpText(sim, err.requestId));
     expect(sim.requests()).toHaveLength(RETRIES + 1);
     expect(RETRIES + 1).toBe(21);
     // Timer rounding between two millisecond clocks: a few ms of slack.
@@ -46,12 +42,8 @@ describe("a server that always answers 429 gets a RateLimitError after a bounded
     const sim = await simulator();
     const { client } = clientFor(sim, { initialRetryDelayMs: 0, maxRetryDelayMs: 0 });
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: null, times: 1000 });
-    const err = await client
-      .listProjects()
-      .toArray()
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as Error).message).toBe(gaveUpText(sim, (err as RateLimitError).requestId));
+    const err = await rejectionOf(client.listProjects().toArray(), RateLimitError);
+    expect(err.message).toBe(gaveUpText(sim, err.requestId));
     expect(sim.requests()).toHaveLength(RETRIES + 1);
     expect(sim.requests().every((r) => r.status === 429)).toBe(true);
     for (const gap of gaps(sim.requests())) expect(gap).toBeGreaterThanOrEqual(FLOOR - 5);

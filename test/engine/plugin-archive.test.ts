@@ -12,7 +12,7 @@ import { version } from "../../package.json";
 import type { Simulator } from "../../simulator";
 import { buildPluginArchive, pluginArchiveName } from "../../scripts/build-plugin";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../../scripts/engine/driver";
-import { simulatorForSuite } from "./suite";
+import { CATALOG_EXAMPLE_TITLES, productTitles, simulatorForSuite } from "./suite";
 
 describe("the plugin archive, installed with pulumi plugin install --file", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
@@ -73,12 +73,7 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
   it("runs the YAML example: up, a preview with nothing to do, destroy; never from $PATH", async () => {
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
-    expect(
-      sim
-        .products()
-        .map((p) => p.title)
-        .sort(),
-    ).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
+    expect(productTitles(sim)).toEqual(CATALOG_EXAMPLE_TITLES);
     expect(up.result.outputs.proPlanStatus!.value).toBe("active");
 
     sim.clearRequests();
@@ -88,12 +83,7 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
 
     const destroy = await engine.destroy();
     expect(destroy.result.summary.resourceChanges).toEqual({ delete: 5 });
-    expect(
-      sim
-        .products()
-        .filter((p) => p.status !== "archived")
-        .map((p) => p.title),
-    ).toEqual([]);
+    expect(productTitles(sim, (p) => p.status !== "archived")).toEqual([]);
 
     for (const run of [up, preview, destroy]) {
       expect(run.text).not.toContain("from $PATH");

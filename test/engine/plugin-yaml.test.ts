@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../src";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite, step } from "./suite";
+import { CATALOG_EXAMPLE_TITLES, productTitles, simulatorForSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -33,15 +33,12 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
   });
 
   it("the YAML example, in order: up, one field changed, drift gate, import, a bad import, destroy", async () => {
+    const importing = (type: string, name: string, id: string) =>
+      engine.spawnCli(["import", `serviceapi:index:${type}`, name, id, "--yes", "--non-interactive"]);
     await step("up creates the catalog and renames the default site, naming each product it created", async () => {
       const up = await engine.up();
       expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
-      expect(
-        sim
-          .products()
-          .map((p) => p.title)
-          .sort(),
-      ).toEqual(["Legacy basic plan", "Pro plan", "Starter plan"]);
+      expect(productTitles(sim)).toEqual(CATALOG_EXAMPLE_TITLES);
       const products = await engine.resources("Product", "plugin");
       expect(products).toHaveLength(3);
       const messages = up.diagnostics.map((d) => d.message).join("\n");
@@ -86,14 +83,7 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
         description: "From before Pulumi",
       });
       sim.clearRequests();
-      const imported = engine.spawnCli([
-        "import",
-        "serviceapi:index:Product",
-        "imported-plan",
-        `${project}/${legacy.id}`,
-        "--yes",
-        "--non-interactive",
-      ]);
+      const imported = importing("Product", "imported-plan", `${project}/${legacy.id}`);
       expect(await imported.exited).toBe(0);
       expect(imported.output()).toMatch(/imported-plan:\n\s+type: serviceapi:Product\n\s+properties:\n(\s+\w+: .+\n)+/);
       for (const line of [
@@ -115,31 +105,17 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
     });
 
     await step("a malformed import id or an unknown product is a clear error, and nothing is imported", async () => {
-      const malformed = engine.spawnCli(["import", "serviceapi:index:Product", "bad", "not-a-pair", "--yes", "--non-interactive"]);
+      const malformed = importing("Product", "bad", "not-a-pair");
       expect(await malformed.exited).not.toBe(0);
       expect(malformed.output()).toContain(
         "Product import ids are <projectId>/<productId> (or <productId> alone, with projectId declared in the program), because the API's product record does not say which project it is in",
       );
-      const unknown = engine.spawnCli([
-        "import",
-        "serviceapi:index:Product",
-        "gone",
-        `${project}/0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d`,
-        "--yes",
-        "--non-interactive",
-      ]);
+      const unknown = importing("Product", "gone", `${project}/0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d`);
       expect(await unknown.exited).not.toBe(0);
       expect(unknown.output()).toContain(
         "Product 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d: no product with this id is visible to this token, so it cannot be imported.",
       );
-      const task = engine.spawnCli([
-        "import",
-        "serviceapi:index:Task",
-        "t",
-        "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d",
-        "--yes",
-        "--non-interactive",
-      ]);
+      const task = importing("Task", "t", "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d");
       expect(await task.exited).not.toBe(0);
       expect(task.output()).toContain("cannot be imported: the API cannot read tasks");
       expect((await engine.resources("Product", "plugin")).map((r) => r.urn.split("::").pop()).sort()).toEqual([
@@ -173,12 +149,7 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
       expect(messages).toMatch(/Product "pro-plan" \(id [0-9a-f-]{36}\): sent PATCH \{status: "archived"\}/);
       expect(messages).toMatch(/Product "legacy-plan" \(id [0-9a-f-]{36}\): nothing sent \(onDelete: retain\)/);
       expect(messages).toMatch(/Site "home" \(id [0-9a-f-]{36}\): sent PATCH \{name\} with its original name/);
-      expect(
-        sim
-          .products()
-          .filter((p) => p.status !== "archived")
-          .map((p) => p.title),
-      ).toEqual([]);
+      expect(productTitles(sim, (p) => p.status !== "archived")).toEqual([]);
     });
   });
 });

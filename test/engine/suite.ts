@@ -65,3 +65,18 @@ export async function step<T>(name: string, run: () => Promise<T> | T): Promise<
     throw error;
   }
 }
+
+/** The products `pulumi up` of examples/catalog-pulumi-yaml makes, by title. */
+export const CATALOG_EXAMPLE_TITLES = ["Legacy basic plan", "Pro plan", "Starter plan"];
+
+/** The titles of the service's products (those `which` keeps, if given), sorted. */
+export function productTitles(
+  sim: Simulator,
+  which: (product: ReturnType<Simulator["products"]>[number]) => boolean = () => true,
+): string[] {
+  return sim
+    .products()
+    .filter(which)
+    .map((p) => p.title)
+    .sort();
+}

@@ -7,37 +7,11 @@
  * into resources.
  */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  Product,
-  Site,
-  Task,
-  getProjectOutput,
-  getProjectsOutput,
-  getSiteOutput,
-  getSitesOutput,
-  type ProductArgs,
-  type SiteArgs,
-  type TaskArgs,
-} from "pulumi-serviceapi";
+import { Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput } from "pulumi-serviceapi";
+import type { ProgramSpec } from "../driver";
 
-interface Spec {
-  products?: Record<string, ProductArgs>;
-  sites?: Record<string, SiteArgs>;
-  tasks?: Record<string, TaskArgs>;
-  /** Pass every string input of products and tasks as `pulumi.secret(…)`. */
-  secretInputs?: boolean;
-  /** The `import` resource option, by logical name. */
-  imports?: Record<string, string>;
-  /** Data-source lookups whose results become stack outputs. */
-  lookups?: {
-    projectName?: string;
-    workspaceId?: string;
-    sitesOf?: string;
-    siteSubdomain?: string;
-    siteName?: string;
-    secretName?: boolean;
-  };
-}
+// The spec's shape is the driver's (erased at run time: the engine runs this program transpile-only, from a copy).
+type Spec = ProgramSpec;
 
 const spec = new pulumi.Config().requireObject<Spec>("spec");
 

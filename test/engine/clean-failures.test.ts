@@ -132,7 +132,7 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
         `\\(${old.replace(/[/.]/g, "\\$&")}/node\\)\\. Put a newer \`node\` first on PATH where pulumi runs\\.\\s*$`,
     );
     expectOneCleanError(await expectFailure(engine.preview()), needs);
-    // refresh runs no program: the state's `require("pulumi-serviceapi/lifecycle/product")` meets the same check.
+    // refresh runs no program: the state's `require("pulumi-serviceapi/dynamic/product")` meets the same check.
     const refresh = await expectFailure(engine.refresh());
     expect(
       refresh.diagnostics

@@ -98,7 +98,7 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
       for (const type of ["Product", "Site", "Task"] as const) {
         for (const r of await engine.resources(type)) {
           const stub = r.outputs.__provider as string;
-          expect(stub).toContain(`const provider = require("pulumi-serviceapi/lifecycle/${type.toLowerCase()}");`);
+          expect(stub).toContain(`const provider = require("pulumi-serviceapi/dynamic/${type.toLowerCase()}");`);
           expect(stub.length).toBeLessThan(300);
           expect(r.inputs.__provider).toBe(stub);
         }

@@ -2,21 +2,21 @@
  * `npm run bench` (second part): the Pulumi resources under the real CLI against the simulator.
  *  1. API requests per operation for a stack of 20 products and 10 sites: up, a no-change preview,
  *     preview --refresh, destroy — and the `__provider` bytes each resource stores.
- *  2. `pulumi up` of 200 products through the dynamic resources and through the plugin (Pulumi
- *     YAML), beside the same number of do-nothing dynamic resources measured in the same run (the
- *     baseline: engine, program and provider-process cost without our work); state bytes per product.
- *  3. Pacing under a steady rate limit: `pulumi refresh` of 100 products at 20 requests/s and
+ *  2. Pacing under a steady rate limit: `pulumi refresh` of 100 products at 20 requests/s and
  *     `pulumi up` of 40 products at 4 requests/s — the share of requests answered 429 and the time
  *     the API calls took against the least the limit allows (requests ÷ rate), beside the same
  *     command without a limit.
- *  4. The Pulumi YAML example's requests per operation, through the plugin.
- * Sections 2 and 4 are in `bench/plugin.ts`.
+ *  3. The Pulumi YAML example's requests per operation, through the plugin.
+ *  4. Scale: 200 and 1,000 products (`--sizes=200,1000,3000` adds 3,000) through every face beside a
+ *     do-nothing floor, snapshot writes, and the PostgreSQL backend (`--postgres-sizes=`; none: skip).
+ *     In `bench/scale.ts`.
  * Figures are printed, never asserted.
  */
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, catalog, type ProgramSpec } from "../scripts/engine/driver";
-import { upOf200, yamlExampleRequests } from "./plugin";
+import { EngineStack, REPO, catalog, type ProgramSpec } from "../scripts/engine/driver";
+import { join } from "node:path";
 import { printRequestsPerOperation } from "./requests";
+import { scale } from "./scale";
 
 const project = DEFAULT_IDS.acmeWeb;
 
@@ -105,7 +105,7 @@ function pacingRows(label: string, perSecond: number, limited: RunFigures, basel
 }
 
 async function pacing(): Promise<void> {
-  console.log("\n3. Pacing under a steady rate limit (simulator fixed window per token; the CLI's default parallelism)");
+  console.log("\n2. Pacing under a steady rate limit (simulator fixed window per token; the CLI's default parallelism)");
   console.log("   goal: at most 10 % of requests answered 429, API time at most 1.15x the limit's floor");
   const sim = await startSimulator({ port: 0 });
   try {
@@ -142,19 +142,48 @@ async function pacing(): Promise<void> {
   }
 }
 
-/** `node dist/bench/engine.js pacing` runs section 3 alone, `plugin` sections 2 and 4; no argument runs every section. */
+async function yamlExampleRequests(sim: Simulator): Promise<void> {
+  const engine = await EngineStack.create(sim, { program: join(REPO, "examples", "catalog-pulumi-yaml"), plugin: true });
+  try {
+    console.log(
+      "\n3. The Pulumi YAML example through the plugin (examples/catalog-pulumi-yaml: 3 products, 1 site rename, 2 lookups), API requests per operation",
+    );
+    await printRequestsPerOperation(engine, sim);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+/** A `--name=1,2,3` list of sizes from the command line, or the default. */
+function sizes(name: string, fallback: number[]): number[] {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  if (arg === undefined) return fallback;
+  const list = arg
+    .slice(name.length + 3)
+    .split(",")
+    .filter(Boolean)
+    .map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--${name} takes whole numbers separated by commas (got ${arg})`);
+  return list;
+}
+
+/**
+ * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000]`: a section
+ * (`pacing`, `plugin`, `scale`) runs alone; none runs every section.
+ */
 async function main(): Promise<void> {
-  const only = process.argv[2];
+  const only = process.argv.slice(2).find((a) => !a.startsWith("--"));
   console.log("Pulumi engine figures (real CLI, simulator on loopback)");
   const sim = await startSimulator({ port: 0 });
   try {
     if (only === undefined) await requestsPerOperation(sim);
-    if (only === undefined || only === "plugin") await upOf200(sim);
     if (only === undefined || only === "pacing") await pacing();
     if (only === undefined || only === "plugin") await yamlExampleRequests(sim);
   } finally {
     await sim.close();
   }
+  if (only === undefined || only === "scale")
+    await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]) });
 }
 
 main().catch((error: unknown) => {

@@ -18,6 +18,7 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -304,6 +305,18 @@ export class EngineStack {
   writeStateFile(text: string): void {
     writeFileSync(this.#stateFile(), text);
     rmSync(`${this.#stateFile()}.attrs`, { force: true });
+  }
+
+  /**
+   * docs/recovery.md, "A state file that will not load": a SIGKILL while the file backend writes
+   * can leave the state's `.attrs` at 0 bytes, and every command then fails with `failed to load
+   * checkpoint: EOF`; deleting that empty file is the fix. Returns whether it was needed.
+   */
+  repairEmptyAttrs(): boolean {
+    const attrs = `${this.#stateFile()}.attrs`;
+    if (!existsSync(attrs) || statSync(attrs).size > 0) return false;
+    rmSync(attrs);
+    return true;
   }
 
   #stateFile(): string {

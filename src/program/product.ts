@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/product";
 import { PRODUCT_OUTPUTS, type ProductInputs, type ProductOutputs } from "../provider/product";
-import { resourceProps, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type ProductArgs = ResourceArgs<ProductInputs>;
 
@@ -19,6 +19,12 @@ export interface Product extends ResourceOutputs<ProductOutputs> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Product extends pulumi.dynamic.Resource {
   constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, resourceProps("Product", name, args, PRODUCT_OUTPUTS, opts), opts, "serviceapi", "Product");
+    const props = resourceProps("Product", name, args, PRODUCT_OUTPUTS, opts);
+    const restore = withoutPromiseTraces();
+    try {
+      super(provider, name, props, opts, "serviceapi", "Product");
+    } finally {
+      restore();
+    }
   }
 }

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/site";
 import { SITE_OUTPUTS, type SiteInputs, type SiteOutputs } from "../provider/site";
-import { resourceProps, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type SiteArgs = ResourceArgs<SiteInputs>;
 
@@ -19,6 +19,12 @@ export interface Site extends ResourceOutputs<SiteOutputs> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Site extends pulumi.dynamic.Resource {
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, resourceProps("Site", name, args, SITE_OUTPUTS, opts), opts, "serviceapi", "Site");
+    const props = resourceProps("Site", name, args, SITE_OUTPUTS, opts);
+    const restore = withoutPromiseTraces();
+    try {
+      super(provider, name, props, opts, "serviceapi", "Site");
+    } finally {
+      restore();
+    }
   }
 }

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/task";
 import { TASK_OUTPUTS, type TaskInputs, type TaskOutputs } from "../provider/task";
-import { resourceProps, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type TaskArgs = ResourceArgs<TaskInputs>;
 
@@ -25,6 +25,12 @@ export class Task extends pulumi.dynamic.Resource {
     const options = derivedFromOutputs
       ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] }
       : opts;
-    super(provider, name, resourceProps("Task", name, args, TASK_OUTPUTS, opts), options, "serviceapi", "Task");
+    const props = resourceProps("Task", name, args, TASK_OUTPUTS, opts);
+    const restore = withoutPromiseTraces();
+    try {
+      super(provider, name, props, options, "serviceapi", "Task");
+    } finally {
+      restore();
+    }
   }
 }

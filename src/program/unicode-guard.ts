@@ -11,11 +11,19 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ILL_FORMED } from "../provider/checks";
 
-/** The same inputs, each string input passed through the check above (secrets and unknowns kept). */
+/**
+ * The same inputs, each string input passed through the check above (secrets and unknowns kept).
+ * A plain value is checked here and now; only an `Output` or a promise gets an `apply`. Every
+ * Output the SDK makes costs a stack trace per promise it holds (source-mapped under ts-node), and
+ * wrapping every input doubled a resource's cost in a program of a thousand products.
+ */
 export function guardStrings<T extends object>(args: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
-    out[key] = value === undefined ? undefined : pulumi.output(value as pulumi.Input<string>).apply(markIllFormed);
+    if (value === undefined) out[key] = undefined;
+    else if (pulumi.Output.isInstance(value) || value instanceof Promise)
+      out[key] = pulumi.output(value as pulumi.Input<string>).apply(markIllFormed);
+    else out[key] = markIllFormed(value);
   }
   return out as T;
 }

@@ -9,8 +9,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { createdInOutput, engineSuite, until } from "./suite";
-import { ENGINE_TIMEOUT_MS, catalog, killTree } from "../../scripts/engine/driver";
+import { createdInOutput, engineSuite, killedUp, until } from "./suite";
+import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -57,17 +57,10 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
     await engine.setSpec(catalog(project, 40, prefix));
     const stateBefore = engine.stateFileText();
     // 15 creates go through; the rest hang, unprocessed, until the client is gone.
-    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 15 });
-    sim.addFault({ operation: "products.create", kind: "hang", times: 1000 });
-    const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
-    await until("15 created lines", () => createdInOutput(run.output()).size === 15);
-    await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
-    killTree(run.child.pid!);
-    await run.exited;
-    sim.clearFaults();
+    const output = await killedUp(engine, sim, 15);
 
     // Every product on the service is named, with its id, in the killed run's output.
-    const named = createdInOutput(run.output());
+    const named = createdInOutput(output);
     const made = onService(prefix);
     expect(made).toHaveLength(15);
     expect(new Set(named.values())).toEqual(new Set(made.map((p) => p.id)));

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { createdInOutput, engineSuite, until } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire, type Deployment, killTree } from "../../scripts/engine/driver";
+import { createdInOutput, engineSuite, killedUp } from "./suite";
+import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -33,16 +33,9 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
 
   it("every product made is named in the output; the recovery imports them by id and ends with 0 duplicates", async () => {
     const engine = await suite.newStack({ yaml: yamlCatalog(20), plugin: true });
-    sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: 8 });
-    sim.addFault({ operation: "products.create", kind: "hang", times: 1000 });
-    const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
-    await until("8 created lines", () => createdInOutput(run.output()).size === 8);
-    await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
-    killTree(run.child.pid!);
-    await run.exited;
-    sim.clearFaults();
+    const output = await killedUp(engine, sim, 8);
 
-    const named = createdInOutput(run.output());
+    const named = createdInOutput(output);
     const made = sim.products().filter((p) => p.title.startsWith("Kill plugin "));
     expect(made).toHaveLength(8);
     expect(new Set(named.values())).toEqual(new Set(made.map((p) => p.id)));

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { EngineStack, pulumiCli } from "../../scripts/engine/driver";
+import { EngineStack, killTree, pulumiCli } from "../../scripts/engine/driver";
 
 /** A simulator that lives for the whole describe block (the engine runs several commands against it). */
 export async function simulatorForSuite(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -41,6 +41,23 @@ export function stackPerTest(sim: () => Simulator): (options?: Parameters<typeof
 /** Logical name → id, from every `serviceapi: created Product "<name>" <id>` line in a run's output. */
 export function createdInOutput(output: string): Map<string, string> {
   return new Map([...output.matchAll(/serviceapi: created Product "([^"]+)" ([0-9a-f-]{36})/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+/**
+ * `pulumi up` killed as a lost runner is (SIGKILL to the CLI and every process under it): the first
+ * `made` creates go through, the next hang unprocessed on the simulator, and the kill comes once the
+ * output names all `made` and a create is hanging. Returns the killed run's output; faults are cleared.
+ */
+export async function killedUp(engine: EngineStack, sim: Simulator, made: number): Promise<string> {
+  sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: made });
+  sim.addFault({ operation: "products.create", kind: "hang", times: 1000 });
+  const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
+  await until(`${made} created lines`, () => createdInOutput(run.output()).size === made);
+  await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
+  killTree(run.child.pid!);
+  await run.exited;
+  sim.clearFaults();
+  return run.output();
 }
 
 /** Waits (polling every 100 ms) until `condition` holds; fails naming `what` after `timeoutMs`. */

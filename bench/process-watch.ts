@@ -1,0 +1,93 @@
+/**
+ * What the processes of one CLI run cost, read from /proc while it runs: every process below the
+ * CLI's pid (the CLI, its language host and program, its provider plugins), each process's peak
+ * resident set (`VmHWM`, the kernel's own high-water mark), its CPU time, and the bytes the CLI
+ * wrote. Only processes started by that run are counted: the tree is walked from the run's root.
+ *
+ * Linux only (the bench machines); polled every 100 ms, so a process that lives less than that
+ * may be missed, and the last figures are those of the last poll before a process exited.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+
+export type Role = "cli" | "program" | "provider" | "other";
+
+export interface ProcessFigures {
+  pid: number;
+  role: Role;
+  /** Peak resident set size, bytes. */
+  peakRss: number;
+  /** User + system CPU time, ms. */
+  cpuMs: number;
+  /** Bytes handed to write(2) and friends: files, pipes and sockets. */
+  written: number;
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+/** What a process is, from its command line. */
+function roleOf(cmdline: string, isRoot: boolean): Role {
+  if (isRoot) return "cli";
+  if (/dynamic-provider|pulumi-resource-serviceapi|plugin\/main\.js|serviceapi-plugin\.js/.test(cmdline)) return "provider";
+  // The Node.js host's program (`@pulumi/pulumi/cmd/run`) and the YAML host, which runs the program itself.
+  if (/cmd\/run|pulumi-language-yaml/.test(cmdline)) return "program";
+  return "other";
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined; // exited meanwhile
+  }
+}
+
+function childrenOf(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = read(`/proc/${entry}/stat`);
+    if (stat === undefined) continue;
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  return children;
+}
+
+/** Starts watching the tree below `root`; `stop()` returns each process's last figures. */
+export function watchProcesses(root: number): { stop: () => ProcessFigures[] } {
+  const seen = new Map<number, ProcessFigures>();
+  const poll = () => {
+    const children = childrenOf();
+    for (const queue = [root]; queue.length > 0;) {
+      const pid = queue.shift()!;
+      queue.push(...(children.get(pid) ?? []));
+      const status = read(`/proc/${pid}/status`);
+      const stat = read(`/proc/${pid}/stat`);
+      if (status === undefined || stat === undefined) continue;
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime are fields 14 and 15 of /proc/<pid>/stat, i.e. 11 and 12 after "state".
+      const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      const written = Number(/wchar:\s+(\d+)/.exec(read(`/proc/${pid}/io`) ?? "")?.[1] ?? 0);
+      const previous = seen.get(pid);
+      const cmdline = (read(`/proc/${pid}/cmdline`) ?? "").replace(/\0/g, " ");
+      seen.set(pid, {
+        pid,
+        // A launcher (`sh pulumi-resource-serviceapi`) execs node: keep the role its first command line gave.
+        role: previous?.role ?? roleOf(cmdline, pid === root),
+        peakRss: hwm ? Number(hwm[1]) * 1024 : (previous?.peakRss ?? 0),
+        cpuMs: Math.max(cpuMs, previous?.cpuMs ?? 0),
+        written: Math.max(written, previous?.written ?? 0),
+      });
+    }
+  };
+  poll();
+  const timer = setInterval(poll, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return [...seen.values()];
+    },
+  };
+}

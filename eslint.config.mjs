@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "**/dist/", "dist-plugin/", "node_modules/", ".engine-work/", ".pack-test-*/"] },
+  { ignores: ["dist/", "**/dist/", "dist-plugin/", "node_modules/", ".engine-work/", ".pack-test-*/", "sdk/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,7 +16,7 @@ import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-s
 import { EngineStack, REPO, catalog, type ProgramSpec } from "../scripts/engine/driver";
 import { join } from "node:path";
 import { printRequestsPerOperation } from "./requests";
-import { scale } from "./scale";
+import { FACES, parallelism, scale, type Face } from "./scale";
 
 const project = DEFAULT_IDS.acmeWeb;
 
@@ -167,9 +167,20 @@ function sizes(name: string, fallback: number[]): number[] {
   return list;
 }
 
+/** `--faces=floor,dynamic,plugin-ts,plugin-yaml` (the default: all). */
+function faces(): Face[] {
+  const arg = process.argv.find((a) => a.startsWith("--faces="));
+  if (arg === undefined) return [...FACES];
+  const list = arg.slice("--faces=".length).split(",");
+  const unknown = list.filter((f) => !(FACES as readonly string[]).includes(f));
+  if (unknown.length > 0) throw new Error(`--faces takes ${FACES.join(", ")} (got ${unknown.join(", ")})`);
+  return list as Face[];
+}
+
 /**
- * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000]`: a section
- * (`pacing`, `plugin`, `scale`) runs alone; none runs every section.
+ * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000] [--faces=…]`: a section
+ * (`pacing`, `plugin`, `scale`, or `parallel`: the scale section's `--parallel` part) runs alone;
+ * none runs every section.
  */
 async function main(): Promise<void> {
   const only = process.argv.slice(2).find((a) => !a.startsWith("--"));
@@ -183,7 +194,8 @@ async function main(): Promise<void> {
     await sim.close();
   }
   if (only === undefined || only === "scale")
-    await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]) });
+    await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]), faces: faces() });
+  if (only === "parallel") await parallelism(Math.min(...sizes("sizes", [200])));
 }
 
 main().catch((error: unknown) => {

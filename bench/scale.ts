@@ -28,7 +28,7 @@ type Op = "up" | "preview" | "refresh" | "destroy";
 const LABEL: Record<Face, string> = {
   floor: "do-nothing floor (TS)",
   dynamic: "dynamic Product (TS)",
-  "plugin-ts": "plugin, typed (TS)",
+  "plugin-ts": "plugin SDK (TS)",
   "plugin-yaml": "plugin (Pulumi YAML)",
 };
 const ARGS: Record<Op, string[]> = {
@@ -92,8 +92,19 @@ function productArgs(i: number) {
   };
 }
 
-async function runStack(face: Face, count: number, backend: Backend, ops: Op[], env: Record<string, string> = {}): Promise<StackRun> {
+interface RunOptions {
+  env?: Record<string, string>;
+  /** `--parallel` for `up` (default: the CLI's own, 4 × the cores). */
+  parallel?: number;
+  /** Every create waits this long on the simulator before it is processed: a service's latency. */
+  createLatencyMs?: number;
+}
+
+async function runStack(face: Face, count: number, backend: Backend, ops: Op[], options: RunOptions = {}): Promise<StackRun> {
+  const { env = {}, parallel, createLatencyMs } = options;
   const sim = await startSimulator({ port: 0 });
+  if (createLatencyMs !== undefined)
+    sim.addFault({ operation: "products.create", kind: "delay", delayMs: createLatencyMs, times: 1_000_000 });
   const table = `bench_${face.replace("-", "_")}_${count}_${Date.now()}`;
   const engine = await EngineStack.create(sim, {
     ...(face === "plugin-yaml" ? { yaml: yamlProgram(count) } : { program: join(REPO, "bench", "scale-program") }),
@@ -105,7 +116,7 @@ async function runStack(face: Face, count: number, backend: Backend, ops: Op[], 
   const run: StackRun = { ops: {} };
   try {
     for (const op of ops) {
-      run.ops[op] = await timed(engine, op);
+      run.ops[op] = await timed(engine, op, op === "up" && parallel !== undefined ? ["--parallel", String(parallel)] : []);
       if (op === "up") {
         const products = await productsInState(engine, face);
         if (products.length !== count) throw new Error(`${face}: ${count} products declared, ${products.length} in the state after up`);
@@ -121,9 +132,9 @@ async function runStack(face: Face, count: number, backend: Backend, ops: Op[], 
   return run;
 }
 
-async function timed(engine: EngineStack, op: Op): Promise<OpFigures> {
+async function timed(engine: EngineStack, op: Op, extra: string[] = []): Promise<OpFigures> {
   const start = performance.now();
-  const cli = engine.spawnCli(ARGS[op]);
+  const cli = engine.spawnCli([...ARGS[op], ...extra]);
   const watch = watchProcesses(cli.child.pid!);
   const code = await cli.exited;
   const ms = performance.now() - start;
@@ -208,6 +219,8 @@ function printTable(title: string, runs: Map<Face, StackRun>, count: number, ops
 export interface ScaleOptions {
   sizes: number[];
   postgresSizes: number[];
+  /** Which faces to run (default: all); without the floor, no ratios and no snapshot-write comparison. */
+  faces?: readonly Face[];
 }
 
 export async function scale(options: ScaleOptions): Promise<void> {
@@ -216,18 +229,42 @@ export async function scale(options: ScaleOptions): Promise<void> {
       `file backend, ${navigatorCores()} cores, the CLI's default --parallel; a fresh simulator per stack`,
   );
   console.log("   each cell: wall clock, ms per product, ratio to the floor of the same N in this run");
+  const faces = options.faces ?? FACES;
   const all = new Map<number, Map<Face, StackRun>>();
   for (const count of options.sizes) {
     const runs = new Map<Face, StackRun>();
-    for (const face of FACES) runs.set(face, await runStack(face, count, { name: "file" }, ["up", "preview", "refresh", "destroy"]));
+    for (const face of faces) runs.set(face, await runStack(face, count, { name: "file" }, ["up", "preview", "refresh", "destroy"]));
     all.set(count, runs);
     printTable(`N = ${count}, file backend`, runs, count, ["up", "preview", "refresh", "destroy"]);
   }
   printBreakdown(all);
   printCpu(all);
-  printGrowth(all);
-  await checkpoints(options.sizes, all);
-  if (options.postgresSizes.length > 0) await postgres(options.postgresSizes, all);
+  printGrowth(all, faces);
+  if (faces.includes("floor") && faces.includes("dynamic")) {
+    await checkpoints(options.sizes, all);
+    await parallelism(Math.min(200, ...options.sizes));
+  }
+  if (options.postgresSizes.length > 0) await postgres(options.postgresSizes, all, faces);
+}
+
+/**
+ * What `--parallel` buys when the service takes time to answer (the simulator answers in about a
+ * millisecond; a real one, over a network, in tens or hundreds): `up` of the dynamic face with every
+ * create held 100 ms, at several `--parallel`, beside the least that latency allows (N × 100 ms ÷ parallel).
+ */
+export async function parallelism(count: number, latencyMs = 100, values = [2, 8, 32]): Promise<void> {
+  console.log(
+    `\n   --parallel against a service's latency: up of ${count} products (dynamic face), every create held ${latencyMs} ms ` +
+      `(the CLI's default on this machine: ${4 * navigatorCores()})`,
+  );
+  console.log(`   ${"--parallel".padEnd(12)}${"up".padEnd(10)}${"least the latency allows".padEnd(28)}CLI CPU`);
+  for (const parallel of values) {
+    const run = await runStack("dynamic", count, { name: "file" }, ["up", "destroy"], { parallel, createLatencyMs: latencyMs });
+    const up = run.ops.up!;
+    console.log(
+      `   ${String(parallel).padEnd(12)}${sec(up.ms).padEnd(10)}${sec((count * latencyMs) / parallel).padEnd(28)}${sec(up.cliCpuMs)}`,
+    );
+  }
 }
 
 function navigatorCores(): number {
@@ -262,12 +299,12 @@ function printCpu(all: Map<number, Map<Face, StackRun>>): void {
   }
 }
 
-function printGrowth(all: Map<number, Map<Face, StackRun>>): void {
+function printGrowth(all: Map<number, Map<Face, StackRun>>, faces: readonly Face[]): void {
   const sizes = [...all.keys()];
   if (sizes.length < 2) return;
   const [small, large] = [sizes[0]!, sizes.at(-1)!];
   console.log(`\n   Growth from N = ${small} to N = ${large} (x${large / small} products): per-product ms, small → large`);
-  for (const face of FACES) {
+  for (const face of faces) {
     const a = all.get(small)!.get(face)!.ops;
     const b = all.get(large)!.get(face)!.ops;
     const per = (op: Op) => `${(a[op]!.ms / small).toFixed(1)} → ${(b[op]!.ms / large).toFixed(1)}`;
@@ -286,7 +323,9 @@ async function checkpoints(sizes: number[], all: Map<number, Map<Face, StackRun>
   );
   for (const count of sizes) {
     for (const face of ["floor", "dynamic"] as const) {
-      const skipped = await runStack(face, count, { name: "file" }, ["up", "destroy"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+      const skipped = await runStack(face, count, { name: "file" }, ["up", "destroy"], {
+        env: { PULUMI_SKIP_CHECKPOINTS: "true" },
+      });
       const full = all.get(count)!.get(face)!;
       const snapshots = full.ops.up!.cliWritten / full.state!.bytes;
       console.log(
@@ -299,8 +338,8 @@ async function checkpoints(sizes: number[], all: Map<number, Map<Face, StackRun>
   }
 }
 
-/** `up` and `preview --refresh` with the state in PostgreSQL, beside the file backend's figures. */
-async function postgres(sizes: number[], all: Map<number, Map<Face, StackRun>>): Promise<void> {
+/** `up` and `preview --refresh` with the state in PostgreSQL, beside the file backend's figures (no destroy: it costs what `up` does, and the cluster goes at the end). */
+async function postgres(sizes: number[], all: Map<number, Map<Face, StackRun>>, faces: readonly Face[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bench-postgres-"));
   const url = execFileSync("bash", [join(REPO, "scripts", "postgres.sh"), "start", dir], {
     encoding: "utf8",
@@ -309,12 +348,17 @@ async function postgres(sizes: number[], all: Map<number, Map<Face, StackRun>>):
   try {
     for (const count of sizes) {
       const runs = new Map<Face, StackRun>();
-      for (const face of FACES) runs.set(face, await runStack(face, count, { name: "postgres", url }, ["up", "refresh", "destroy"]));
-      printTable(`N = ${count}, PostgreSQL backend (scripts/postgres.sh, loopback)`, runs, count, ["up", "refresh", "destroy"]);
+      for (const face of faces) runs.set(face, await runStack(face, count, { name: "postgres", url }, ["up", "refresh"]));
+      printTable(`N = ${count}, PostgreSQL backend (scripts/postgres.sh, loopback)`, runs, count, ["up", "refresh"]);
       const file = all.get(count);
       if (file) {
         console.log(
-          `   vs the file backend: ${FACES.map((face) => `${LABEL[face]} up ${(runs.get(face)!.ops.up!.ms / file.get(face)!.ops.up!.ms).toFixed(2)}x`).join(", ")}`,
+          `   vs the file backend (time ratio): ${faces
+            .map((face) => {
+              const ratio = (op: Op) => (runs.get(face)!.ops[op]!.ms / file.get(face)!.ops[op]!.ms).toFixed(2);
+              return `${LABEL[face]} up ${ratio("up")}x, refresh ${ratio("refresh")}x`;
+            })
+            .join("; ")}`,
         );
       }
     }

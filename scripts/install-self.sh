@@ -18,11 +18,21 @@ rm -rf node_modules/pulumi-serviceapi
 mkdir -p node_modules/pulumi-serviceapi
 tar -xzf "$tmp"/pulumi-serviceapi-*.tgz -C node_modules/pulumi-serviceapi --strip-components=1
 
+# The plugin's typed Node.js SDK (generated into sdk/nodejs), packed and installed the same way:
+# TypeScript programs that use the plugin import "@pulumi-serviceapi/serviceapi".
+mkdir "$tmp/sdk"
+bash scripts/pack-sdk.sh pack "$tmp/sdk" >/dev/null
+rm -rf node_modules/@pulumi-serviceapi/serviceapi
+mkdir -p node_modules/@pulumi-serviceapi/serviceapi
+tar -xzf "$tmp"/sdk/*.tgz -C node_modules/@pulumi-serviceapi/serviceapi --strip-components=1
+
 # The examples run in place too (`cd examples/quickstart && pulumi up`, or the root Pulumi.yaml):
 # Pulumi's dynamic-provider launcher starts ./node_modules/@pulumi/pulumi from the program folder,
 # so give each example that one entry, pointing at the repo's copy. Everything else resolves upward.
 for example in examples/*/; do
   [ -f "$example/Pulumi.yaml" ] || continue
+  # Go and Python examples (the plugin's SDKs) have no use for it.
+  grep -Eq '^runtime: (go|python)$|^  name: (go|python)$' "$example/Pulumi.yaml" && continue
   mkdir -p "$example/node_modules/@pulumi"
   ln -sfn ../../../../node_modules/@pulumi/pulumi "$example/node_modules/@pulumi/pulumi"
 done

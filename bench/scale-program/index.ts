@@ -4,8 +4,8 @@
  *  - `floor`: a do-nothing dynamic provider — what the engine, the Node.js runtime and a dynamic
  *    provider process cost with no work of ours (the baseline every ratio is taken against);
  *  - `dynamic`: this package's `Product` (the dynamic face);
- *  - `plugin`: the serviceapi plugin's `serviceapi:index:Product` as a typed SDK declares it (a
- *    `CustomResource` listing every output), run by the same Node.js language host.
+ *  - `plugin`: the serviceapi plugin's `Product` through its generated TypeScript SDK
+ *    (`@pulumi-serviceapi/serviceapi`, sdk/nodejs), run by the same Node.js language host.
  * The program does nothing else (one stack output: the count), so the faces differ only in the resource.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -27,16 +27,6 @@ class Noop extends pulumi.dynamic.Resource {
   }
 }
 
-/** The plugin's Product properties, each listed as `pulumi package gen-sdk` lists them on a resource class. */
-const PLUGIN_OUTPUTS = ["adoptId", "description", "externalCheckoutUrl", "onDelete", "projectId", "slug", "status", "title", "type"];
-
-/** What `pulumi package gen-sdk` writes for the plugin's Product, minus the typing. */
-class PluginProduct extends pulumi.CustomResource {
-  constructor(name: string, args: Record<string, unknown>) {
-    super("serviceapi:index:Product", name, { ...Object.fromEntries(PLUGIN_OUTPUTS.map((k) => [k, undefined])), ...args }, {});
-  }
-}
-
 function declare(name: string, args: Record<string, unknown>): void {
   if (face === "floor") {
     new Noop(name, args);
@@ -46,7 +36,9 @@ function declare(name: string, args: Record<string, unknown>): void {
     const { Product } = require("pulumi-serviceapi") as typeof import("pulumi-serviceapi");
     new Product(name, args as never);
   } else if (face === "plugin") {
-    new PluginProduct(name, args);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Product } = require("@pulumi-serviceapi/serviceapi") as typeof import("@pulumi-serviceapi/serviceapi");
+    new Product(name, args as never);
   } else {
     throw new Error(`bench:face must be floor, dynamic or plugin (got ${face})`);
   }

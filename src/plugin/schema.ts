@@ -130,6 +130,36 @@ const types = Object.fromEntries(
   ]),
 );
 
+const REPOSITORY = "https://github.com/pulumi-serviceapi/pulumi-serviceapi";
+
+/**
+ * Names and paths of the SDKs generated from this schema (`npm run gen-sdk`, docs/sdks.md). Each
+ * generator reads its own entry; `respectSchemaVersion` makes every SDK carry this package's
+ * version, so an SDK asks the engine for exactly the plugin it was generated from.
+ */
+const language = {
+  nodejs: {
+    packageName: "@pulumi-serviceapi/serviceapi",
+    packageDescription: "Typed Pulumi SDK for the serviceapi plugin: Product, Site, Task and the getProject(s)/getSite(s) functions.",
+    // The user's @pulumi/pulumi, shared as every Pulumi provider SDK does (a caret range).
+    dependencies: { "@pulumi/pulumi": "^3.248.0" },
+    // The compiler this repository builds with (package.json), so the SDK builds with what is installed.
+    typescriptVersion: "5.9.3",
+    respectSchemaVersion: true,
+  },
+  go: {
+    importBasePath: "github.com/pulumi-serviceapi/pulumi-serviceapi/sdk/go/serviceapi",
+    generateResourceContainerTypes: true,
+    respectSchemaVersion: true,
+  },
+  python: {
+    packageName: "pulumi_serviceapi",
+    requires: { pulumi: ">=3.248.0,<4.0.0" },
+    pyproject: { enabled: true },
+    respectSchemaVersion: true,
+  },
+};
+
 /** The package schema, as `pulumi package get-schema` prints it. */
 export function packageSchema(): Record<string, unknown> {
   return {
@@ -139,6 +169,10 @@ export function packageSchema(): Record<string, unknown> {
     description: "Products, site names and scheduled tasks of the Project/Site/Task/Product Service, as Pulumi resources.",
     keywords: ["pulumi", "serviceapi", "category/utility", "kind/native"],
     license: "Apache-2.0",
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
+    publisher: "pulumi-serviceapi",
+    language,
     config: { variables: configVariables },
     provider: {
       description: "The serviceapi provider. Each explicit provider resource has its own token and base URL.",

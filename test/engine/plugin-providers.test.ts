@@ -5,22 +5,21 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, REPO, expectFailure, pulumiCli, type EngineStack } from "../../scripts/engine/driver";
-import { simulatorForSuite, stackPerTest } from "./suite";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, type EngineStack } from "../../scripts/engine/driver";
+import { twoAccountsSuite } from "./suite";
 
 describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const accounts = twoAccountsSuite();
+  const newStack = accounts.newStack;
   let acme: Simulator;
   let globex: Simulator;
-  const newStack = stackPerTest(() => acme);
-
-  beforeAll(async () => {
-    await pulumiCli();
-    acme = await simulatorForSuite({ token: "acme_token_0001" });
-    globex = await simulatorForSuite({ token: "globex_token_0002" });
-  }, 30 * 60_000);
+  beforeEach(() => {
+    acme = accounts.acme();
+    globex = accounts.globex();
+  });
 
   /** The two-provider program, configured with both services' tokens and URLs. */
   async function twoProviders(): Promise<EngineStack> {

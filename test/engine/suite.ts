@@ -24,6 +24,21 @@ export function engineSuite(): { sim: () => Simulator; newStack: ReturnType<type
 }
 
 /**
+ * Two accounts, each its own service with its own token ("acme", the default provider's, and
+ * "globex", for an explicit provider), and a fresh stack per test configured for acme.
+ */
+export function twoAccountsSuite(): { acme: () => Simulator; globex: () => Simulator; newStack: ReturnType<typeof stackPerTest> } {
+  let acme: Simulator | undefined;
+  let globex: Simulator | undefined;
+  beforeAll(async () => {
+    await pulumiCli();
+    acme = await simulatorForSuite({ token: "acme_token_0001" });
+    globex = await simulatorForSuite({ token: "globex_token_0002" });
+  }, 30 * 60_000);
+  return { acme: () => acme!, globex: () => globex!, newStack: stackPerTest(() => acme!) };
+}
+
+/**
  * A fresh stack per test: returns a function that creates one; after each test it is disposed and
  * the simulator's faults and rate limit are cleared.
  */

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Writes the typed SDKs (Node.js/TypeScript, Go, Python) of the serviceapi plugin from its package
+# schema — the schema `pulumi package get-schema` prints, taken from the built package — with the
+# Pulumi CLI's own code generators (scripts/sdkgen, pinned in its go.mod at the CLI's version).
+#
+#   npm run gen-sdk                    # regenerates sdk/nodejs, sdk/go/serviceapi, sdk/python
+#   bash scripts/gen-sdk.sh <dir>      # into <dir> instead (test/sdk/generated.test.ts compares with sdk/)
+#
+# The generator binary is cached outside the repo under a name derived from its sources, so it is
+# built once (about a minute with Go's module cache filled by the CLI build) and again only when
+# scripts/sdkgen changes. sdk/go.mod, sdk/go.sum and sdk/nodejs's build files are not generated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-sdk}"
+command -v go >/dev/null 2>&1 || { echo "gen-sdk: needs Go (>= 1.25) on PATH to build the generator" >&2; exit 1; }
+
+key=$(cat scripts/sdkgen/go.mod scripts/sdkgen/go.sum scripts/sdkgen/main.go | sha256sum | cut -c1-16)
+cache="${SERVICEAPI_PULUMI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-serviceapi}/sdkgen-$key"
+if [[ ! -x "$cache/sdkgen" ]]; then
+  echo "gen-sdk: building the generator into $cache" >&2
+  mkdir -p "$cache"
+  # A temporary name, then a rename: test files that run this at once never see half a binary.
+  (cd scripts/sdkgen && CGO_ENABLED=0 GOFLAGS=-mod=readonly go build -o "$cache/sdkgen.$$" .)
+  mv -f "$cache/sdkgen.$$" "$cache/sdkgen"
+fi
+
+schema=$(mktemp)
+trap 'rm -f "$schema"' EXIT
+# From the sources (ts-node, no type-check): the build itself compiles the generated Node.js SDK.
+node -r ts-node/register/transpile-only \
+  -e 'process.stdout.write(JSON.stringify(require("./src/plugin/schema.ts").packageSchema(), null, 2))' > "$schema"
+"$cache/sdkgen" -schema "$schema" -out "$out" >&2

@@ -1,0 +1,2 @@
+// Products, site names and scheduled tasks of the Project/Site/Task/Product Service, as Pulumi resources.
+package serviceapi

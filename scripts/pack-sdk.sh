@@ -9,6 +9,8 @@
 # package root (so `index.js` is its entry, without a "main"). The compiler is the repository's;
 # `@pulumi/pulumi` resolves from the repository's node_modules, upward from sdk/nodejs.
 set -euo pipefail
+# A relative <dir> is taken from where the script was run, before it moves to sdk/nodejs.
+[[ "${1:-}" == pack ]] && dest="$(cd "${2:?usage: pack-sdk.sh pack <dir>}" && pwd)"
 cd "$(dirname "$0")/../sdk/nodejs"
 case "${1:-}" in
   build)
@@ -19,7 +21,6 @@ case "${1:-}" in
     cp package.json README.md bin/
     ;;
   pack)
-    dest="$(cd "${2:?usage: pack-sdk.sh pack <dir>}" && pwd)"
     test -f bin/index.js || { echo "pack-sdk: run \`npm run build\` first" >&2; exit 1; }
     npm pack --silent --ignore-scripts --pack-destination "$dest" ./bin
     ;;

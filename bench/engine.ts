@@ -6,7 +6,8 @@
  *     `pulumi up` of 40 products at 4 requests/s — the share of requests answered 429 and the time
  *     the API calls took against the least the limit allows (requests ÷ rate), beside the same
  *     command without a limit.
- *  3. The Pulumi YAML example's requests per operation, through the plugin.
+ *  3. The Pulumi YAML example's requests per operation through the plugin, and a TypeScript catalog's
+ *     through the plugin's generated SDK.
  *  4. Scale: 200 and 1,000 products (`--sizes=200,1000,3000` adds 3,000) through every face beside a
  *     do-nothing floor, snapshot writes, and the PostgreSQL backend (`--postgres-sizes=`; none: skip).
  *     In `bench/scale.ts`.
@@ -154,6 +155,26 @@ async function yamlExampleRequests(sim: Simulator): Promise<void> {
   }
 }
 
+/** The same kind of catalog from TypeScript through the plugin's generated SDK (the typed face's engine-test program). */
+async function typedSdkRequests(sim: Simulator): Promise<void> {
+  const engine = await EngineStack.create(sim, { program: join(REPO, "test", "engine", "plugin-ts-program"), plugin: true });
+  try {
+    await engine.stack.setConfig("catalog:projectName", { value: "Acme Web" });
+    const products = {
+      pro: { title: "Pro plan", slug: "pro", status: "active" },
+      starter: { title: "Starter plan" },
+      legacy: { title: "Legacy plan" },
+    };
+    await engine.stack.setConfig("catalog:products", { value: JSON.stringify(products) });
+    console.log(
+      "\n   The plugin from TypeScript through its SDK (@pulumi-serviceapi/serviceapi; test/engine/plugin-ts-program: 3 products, 1 lookup)",
+    );
+    await printRequestsPerOperation(engine, sim);
+  } finally {
+    await engine.dispose();
+  }
+}
+
 /** A `--name=1,2,3` list of sizes from the command line, or the default. */
 function sizes(name: string, fallback: number[]): number[] {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -189,7 +210,10 @@ async function main(): Promise<void> {
   try {
     if (only === undefined) await requestsPerOperation(sim);
     if (only === undefined || only === "pacing") await pacing();
-    if (only === undefined || only === "plugin") await yamlExampleRequests(sim);
+    if (only === undefined || only === "plugin") {
+      await yamlExampleRequests(sim);
+      await typedSdkRequests(sim);
+    }
   } finally {
     await sim.close();
   }

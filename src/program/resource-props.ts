@@ -55,7 +55,7 @@ export type ResourceOutputs<Outputs> = {
  * TypeScript program ts-node's source-map-support formats every one of those traces, frame by
  * frame; with the eleven properties of a Product that was the largest cost of a preview (1,000
  * products: 9.0 s against 6.5 s for a do-nothing resource of four properties; 5.95 s without the
- * traces — `npm run bench`, section 5). With `Error.stackTraceLimit` at 0 for those synchronous
+ * traces — `npm run bench`, section 4). With `Error.stackTraceLimit` at 0 for those synchronous
  * lines the traces are empty and cost nothing. Not touched: the SDK's own record of where the
  * resource was declared (it raises the limit itself while it takes it), errors thrown later
  * (the limit is back before `super` returns), and programs run with `PULUMI_DEBUG_PROMISE_LEAKS`,

@@ -1,7 +1,7 @@
 /**
  * The resource classes build the SDK's resource without a formatted stack trace per promise
  * (`withoutPromiseTraces`, the largest per-resource cost of a TypeScript program's preview —
- * `npm run bench`, section 5), and leave `Error.stackTraceLimit` as they found it.
+ * `npm run bench`, section 4), and leave `Error.stackTraceLimit` as they found it.
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";

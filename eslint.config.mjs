@@ -28,20 +28,37 @@ export default tseslint.config(
   // contract < client < provider < faces (dynamic, plugin) < program < the package entry — only
   // the client's index is imported from outside it (internal/ stays internal), the provider process
   // never loads the program-side SDK, and the simulator shares nothing of the package but the contract.
-  ...boundary("src/contract", "(^|/)(client|provider|dynamic|plugin|program|index)(/|$)", { noPulumi: true }),
-  ...boundary("src/client", "(^|/)(provider|dynamic|plugin|program)(/|$)", { noPulumi: true }),
-  ...boundary("src/provider", "(^|/)(dynamic|plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiTypesOnly: true }),
-  ...boundary("src/dynamic", "(^|/)(plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/"),
-  ...boundary("src/plugin", "(^|/)(dynamic|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiProtoOnly: true }),
-  ...boundary("src/program", "(^|/)plugin(/|$)|^\\.\\./index$|^\\.\\./client/"),
-  ...boundary("simulator", "^\\.\\./src(/(?!contract/).*)?$", { noPulumi: true }),
+  ...boundary("provider/contract", "(^|/)(client|resources|dynamic|plugin|program|index)(/|$)", { noPulumi: true }),
+  ...boundary("provider/client", "(^|/)(resources|dynamic|plugin|program)(/|$)", { noPulumi: true }),
+  ...boundary("provider/resources", "(^|/)(dynamic|plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiTypesOnly: true }),
+  ...boundary("provider/dynamic", "(^|/)(plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/"),
+  ...boundary("provider/plugin", "(^|/)(dynamic|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiProtoOnly: true }),
+  ...boundary("provider/program", "(^|/)plugin(/|$)|^\\.\\./index$|^\\.\\./client/"),
+  ...boundary("simulator", "^\\.\\./provider(/(?!contract/).*)?$", { noPulumi: true }),
   {
-    // Product code (the package, the simulator, the demo, the bench, the examples) never imports test code.
-    files: ["provider/**", "simulator/**", "scripts/**", "bench/**", "examples/**"],
+    // Product code (the package, the simulator, the examples, the plugin launcher's folder) never imports test code.
+    files: ["provider/**", "simulator/**", "examples/**", "plugin/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         { patterns: [{ group: ["**/test/**", "**/test"], message: "product code must not import test code" }] },
+      ],
+    },
+  },
+  {
+    // The demo and the bench drive the real CLI with the tests' engine driver, and with nothing else of the tests.
+    files: ["scripts/**", "bench/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)test(/(?!support/engine$).*)?$",
+              message: "scripts and the bench may use the engine driver (test/support/engine) and no other test code",
+            },
+          ],
+        },
       ],
     },
   },

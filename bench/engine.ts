@@ -14,7 +14,7 @@
  * Figures are printed, never asserted.
  */
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, REPO, catalog, type ProgramSpec } from "../scripts/engine/driver";
+import { EngineStack, REPO, catalog, type ProgramSpec } from "../test/support/engine";
 import { join } from "node:path";
 import { printRequestsPerOperation } from "./requests";
 import { FACES, parallelism, scale, type Face } from "./scale";

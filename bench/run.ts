@@ -7,8 +7,8 @@
  */
 import { request } from "undici";
 import { RRule } from "rrule";
-import { ServiceApiClient } from "../src";
-import { nextOccurrence } from "../src/contract/rrule";
+import { ServiceApiClient } from "../provider";
+import { nextOccurrence } from "../provider/contract/rrule";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 
 const ROUNDS = 20;

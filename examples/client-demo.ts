@@ -3,7 +3,7 @@
  * every operation, a rate-limit retry and a validation error. Set SERVICEAPI_BASE_URL and
  * SERVICEAPI_TOKEN to run the same walk against a simulator you started yourself.
  */
-import { RequestValidationError, ServiceApiClient } from "../src";
+import { RequestValidationError, ServiceApiClient } from "../provider";
 import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 
 async function main(): Promise<void> {

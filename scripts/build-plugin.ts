@@ -29,7 +29,7 @@ export async function buildPluginArchive(outDir = join(REPO, "dist-plugin")): Pr
   mkdirSync(stage, { recursive: true });
 
   await build({
-    entryPoints: [join(REPO, "src", "plugin", "main.ts")],
+    entryPoints: [join(REPO, "provider", "plugin", "main.ts")],
     outfile: join(stage, BUNDLE),
     bundle: true,
     platform: "node",

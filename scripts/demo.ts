@@ -10,9 +10,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { ServiceApiClient } from "../src";
+import { ServiceApiClient } from "../provider";
 import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "./engine/driver";
+import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "../test/support/engine";
 
 const keep = process.argv.includes("--keep");
 const rows: { step: string; result: string; requests: string }[] = [];

@@ -28,5 +28,5 @@ schema=$(mktemp)
 trap 'rm -f "$schema"' EXIT
 # From the sources (ts-node, no type-check): the build itself compiles the generated Node.js SDK.
 node -r ts-node/register/transpile-only \
-  -e 'process.stdout.write(JSON.stringify(require("./src/plugin/schema.ts").packageSchema(), null, 2))' > "$schema"
+  -e 'process.stdout.write(JSON.stringify(require("./provider/plugin/schema.ts").packageSchema(), null, 2))' > "$schema"
 "$cache/sdkgen" -schema "$schema" -out "$out" >&2

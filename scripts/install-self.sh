@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs this package into its own node_modules from its packed tarball — the form users get.
 #
-# The repo's Pulumi programs (examples/, scripts/engine/program/) import "pulumi-serviceapi" and find
+# The repo's Pulumi programs (examples/, test/support/program/) import "pulumi-serviceapi" and find
 # it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
 # folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
 # an installed copy gives the one-line `require("pulumi-serviceapi/lifecycle/…")` stub users get.
@@ -10,7 +10,7 @@
 # scripts, and a package that installs with no lifecycle script gets no allowScripts warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-test -f dist/src/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
+test -f dist/provider/index.js || { echo "install-self: run \`npm run build\` first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 npm pack --silent --ignore-scripts --pack-destination "$tmp" >/dev/null

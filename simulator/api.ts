@@ -1,6 +1,6 @@
 /** The six operations, as the service documents them. Handlers throw `HttpError` for every failure. */
 import type { z } from "zod";
-import { parseWithIssues } from "../src/contract/issues";
+import { parseWithIssues } from "../provider/contract/issues";
 import {
   CreateProductBody,
   CreateTaskBody,
@@ -10,8 +10,8 @@ import {
   UpdateSiteBody,
   uuid,
   type OperationName,
-} from "../src/contract/schemas";
-import { nextRun } from "../src/contract/rrule";
+} from "../provider/contract/schemas";
+import { nextRun } from "../provider/contract/rrule";
 import { HttpError } from "./errors";
 import type { Database } from "./database";
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { z } from "zod";
-import { parseWithIssues } from "../src/contract/issues";
+import { parseWithIssues } from "../provider/contract/issues";
 import { ERROR_CODES, HttpError, type ErrorCode } from "./errors";
 import { FaultSpec } from "./faults";
 import { RateLimitSpec } from "./rate-limit";

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import type { Product, Project, Site, Task } from "../src/contract/schemas";
+import type { Product, Project, Site, Task } from "../provider/contract/schemas";
 
 /** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
 export type SiteRecord = Required<Site>;
@@ -15,7 +15,7 @@ export type TaskRecord = Required<Task>;
 export type StoredProduct = Product & { projectId: string };
 /** A task as the simulator stores it: the API record plus what only the create request carried. */
 export type StoredTask = TaskRecord & { projectId: string; prompt: string; scheduledAt: string };
-import type { ProductStatus } from "../src/contract/schemas";
+import type { ProductStatus } from "../provider/contract/schemas";
 import type { Seed } from "./seed";
 
 const SCHEMA = `

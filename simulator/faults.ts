@@ -3,7 +3,7 @@
  * (or a proxy in front of it: 502, 504) produces, and users can reproduce them.
  */
 import { z } from "zod";
-import { OPERATIONS, type OperationName } from "../src/contract/schemas";
+import { OPERATIONS, type OperationName } from "../provider/contract/schemas";
 
 const operationNames = Object.keys(OPERATIONS) as [OperationName, ...OperationName[]];
 

@@ -1,6 +1,6 @@
 /** The simulator's request log: what reached it, for tests, the demo and `GET /_simulator/requests`. */
 import type { FastifyRequest } from "fastify";
-import type { OperationName } from "../src/contract/schemas";
+import type { OperationName } from "../provider/contract/schemas";
 import { NotUtf8Body } from "./request-body";
 
 export interface LoggedRequest {

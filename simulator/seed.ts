@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { parseWithIssues } from "../src/contract/issues";
-import { LIMITS, text, uuid } from "../src/contract/schemas";
+import { parseWithIssues } from "../provider/contract/issues";
+import { LIMITS, text, uuid } from "../provider/contract/schemas";
 
 const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
 

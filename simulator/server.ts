@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { OPERATIONS, type OperationName } from "../src/contract/schemas";
+import { OPERATIONS, type OperationName } from "../provider/contract/schemas";
 import { HANDLERS } from "./api";
 import { registerControlRoutes } from "./control";
 import { HttpError, codeForStatus } from "./errors";

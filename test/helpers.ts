@@ -1,7 +1,7 @@
 import { setTimeout as realSleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterEach } from "vitest";
-import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../src";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
 const running: Simulator[] = [];

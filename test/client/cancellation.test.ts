@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../src";
+import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 

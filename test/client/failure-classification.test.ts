@@ -10,7 +10,7 @@ import {
   ServiceApiClient,
   ServiceUnavailableError,
   TimeoutError,
-} from "../../src";
+} from "../../provider";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RequestValidationError, type ServiceApiClient } from "../../src";
+import { RequestValidationError, type ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS, type Simulator } from "../../simulator";
 import { clientFor, envelope, raw, rejectionOf, simulator } from "../helpers";
 

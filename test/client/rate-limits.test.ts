@@ -4,8 +4,8 @@
  * restarting when the pause ends. Over loopback to the simulator.
  */
 import { describe, expect, it } from "vitest";
-import { NUMERIC_OPTIONS, RateLimitError } from "../../src";
-import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../src/client/internal/rate-limit-pacer";
+import { NUMERIC_OPTIONS, RateLimitError } from "../../provider";
+import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../provider/client/internal/rate-limit-pacer";
 import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "../../simulator";
 import { clientFor, rejectionOf, simulator } from "../helpers";
 

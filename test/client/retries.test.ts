@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../src";
+import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, simulator } from "../helpers";
 

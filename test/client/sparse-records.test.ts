@@ -7,9 +7,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSites, ServiceApiClient } from "../../src";
-import * as site from "../../src/dynamic/site";
-import * as task from "../../src/dynamic/task";
+import { getSites, ServiceApiClient } from "../../provider";
+import * as site from "../../provider/dynamic/site";
+import * as task from "../../provider/dynamic/task";
 import { configureRequest } from "../helpers";
 
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";

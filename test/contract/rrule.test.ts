@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RequestValidationError } from "../../src";
+import { RequestValidationError } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator";
 import { clientFor, raw, simulator } from "../helpers";
 

@@ -5,11 +5,11 @@
  * cannot see fails the preview, not the merge deploy. Through the dynamic resources and the plugin.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient, type ProductRecord } from "../../src";
+import { ServiceApiClient, type ProductRecord } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire, type Run } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire, type Run } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 const LIVE = { description: "Live copy", slug: "legacy-live", externalCheckoutUrl: "https://shop.example.com/legacy-live" };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../support/engine";
 
 describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;

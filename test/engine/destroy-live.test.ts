@@ -5,11 +5,11 @@
  * else — another stack that took over the same site — is named in a warning.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, wire } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 

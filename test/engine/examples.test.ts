@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../support/engine";
 
 describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const suite = engineSuite();

@@ -4,11 +4,11 @@
  * storm. Every case checks the wire (no duplicates, nothing half-applied) and the text shown.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { NUMERIC_OPTIONS, ServiceApiClient } from "../../src";
+import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite, until } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { validateWorkflow } from "@action-validator/core";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import type { Simulator } from "../../simulator";
 import { postgresForSuite } from "./postgres";
 import { simulatorForSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../support/engine";
 
 const WORKFLOW = join(REPO, "examples", "github-actions", "pulumi.yml");
 const workflowText = readFileSync(WORKFLOW, "utf8");

@@ -4,11 +4,11 @@
  * checks what went over the wire (the simulator's request log) and what the engine reported.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeWeb;
 

@@ -9,10 +9,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { engineSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 const FIXTURE = join(__dirname, "fixtures", "state-0.1.0-lifecycle-subpaths.json");

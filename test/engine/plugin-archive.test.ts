@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import type { Simulator } from "../../simulator";
 import { buildPluginArchive, pluginArchiveName } from "../../scripts/build-plugin";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../support/engine";
 import { CATALOG_EXAMPLE_TITLES, productTitles, simulatorForSuite } from "./suite";
 
 describe("the plugin archive, installed with pulumi plugin install --file", { timeout: ENGINE_TIMEOUT_MS }, () => {

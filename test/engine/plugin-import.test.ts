@@ -6,11 +6,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, wire } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 

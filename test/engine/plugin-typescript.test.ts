@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ServiceApiClient } from "../../src";
-import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, REPO, wire, type EngineStack } from "../../scripts/engine/driver";
+import { ServiceApiClient } from "../../provider";
+import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, REPO, wire, type EngineStack } from "../support/engine";
 import { step, twoAccountsSuite } from "./suite";
 
 const PROGRAM = join(REPO, "test", "engine", "plugin-ts-program");

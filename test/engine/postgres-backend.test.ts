@@ -13,7 +13,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { createdInOutput, engineSuite, killedUp, step, until } from "./suite";
 import { postgresForSuite } from "./postgres";
-import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, catalog } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 

@@ -6,12 +6,12 @@
  * it sits in plain stack config, none when it is a secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, stackPerTest } from "./suite";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeWeb;
 

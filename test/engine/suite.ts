@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { EngineStack, killTree, pulumiCli } from "../../scripts/engine/driver";
+import { EngineStack, killTree, pulumiCli } from "../support/engine";
 
 /** A simulator that lives for the whole describe block (the engine runs several commands against it). */
 export async function simulatorForSuite(options: SimulatorOptions = {}): Promise<Simulator> {

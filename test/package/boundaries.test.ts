@@ -16,30 +16,30 @@ async function refused(path: string, code: string): Promise<string[]> {
 
 describe("the layering lint", () => {
   it.each([
-    ["src/client/x.ts", 'import "../provider/product";'],
-    ["src/client/x.ts", 'import * as pulumi from "@pulumi/pulumi";'],
-    ["src/contract/x.ts", 'import { ServiceApiClient } from "../client";'],
-    ["src/provider/x.ts", 'import { Product } from "../program/product";'],
-    ["src/provider/x.ts", 'import "../dynamic/adapter";'],
-    ["src/provider/x.ts", 'import { Transport } from "../client/internal/transport";'],
-    ["src/provider/x.ts", 'import * as log from "@pulumi/pulumi/log";'],
-    ["src/plugin/x.ts", 'import { unknownValue } from "@pulumi/pulumi/runtime";'],
-    ["src/plugin/x.ts", 'import "../dynamic/product";'],
-    ["src/dynamic/x.ts", 'import "../plugin/server";'],
-    ["src/program/x.ts", 'import "../plugin/schema";'],
-    ["simulator/x.ts", 'import { MIN_TOKEN_LENGTH } from "../src/client";'],
-    ["simulator/x.ts", 'import { product } from "../src/provider/product";'],
+    ["provider/client/x.ts", 'import "../provider/product";'],
+    ["provider/client/x.ts", 'import * as pulumi from "@pulumi/pulumi";'],
+    ["provider/contract/x.ts", 'import { ServiceApiClient } from "../client";'],
+    ["provider/resources/x.ts", 'import { Product } from "../program/product";'],
+    ["provider/resources/x.ts", 'import "../dynamic/adapter";'],
+    ["provider/resources/x.ts", 'import { Transport } from "../client/internal/transport";'],
+    ["provider/resources/x.ts", 'import * as log from "@pulumi/pulumi/log";'],
+    ["provider/plugin/x.ts", 'import { unknownValue } from "@pulumi/pulumi/runtime";'],
+    ["provider/plugin/x.ts", 'import "../dynamic/product";'],
+    ["provider/dynamic/x.ts", 'import "../plugin/server";'],
+    ["provider/program/x.ts", 'import "../plugin/schema";'],
+    ["simulator/x.ts", 'import { MIN_TOKEN_LENGTH } from "../provider/client";'],
+    ["simulator/x.ts", 'import { product } from "../provider/resources/product";'],
   ])("%s may not %s", async (path, code) => {
     expect(await refused(path, code)).toHaveLength(1);
   });
 
   it.each([
-    ["src/provider/x.ts", 'import { ServiceApiClient } from "../client";'],
-    ["src/provider/x.ts", 'import type * as pulumi from "@pulumi/pulumi";'],
-    ["src/plugin/x.ts", 'import * as proto from "@pulumi/pulumi/proto/provider_pb";'],
-    ["src/dynamic/x.ts", 'import * as log from "@pulumi/pulumi/log";'],
-    ["src/program/x.ts", 'import * as provider from "../dynamic/product";'],
-    ["simulator/x.ts", 'import { OPERATIONS } from "../src/contract/schemas";'],
+    ["provider/resources/x.ts", 'import { ServiceApiClient } from "../client";'],
+    ["provider/resources/x.ts", 'import type * as pulumi from "@pulumi/pulumi";'],
+    ["provider/plugin/x.ts", 'import * as proto from "@pulumi/pulumi/proto/provider_pb";'],
+    ["provider/dynamic/x.ts", 'import * as log from "@pulumi/pulumi/log";'],
+    ["provider/program/x.ts", 'import * as provider from "../dynamic/product";'],
+    ["simulator/x.ts", 'import { OPERATIONS } from "../provider/contract/schemas";'],
   ])("%s may %s", async (path, code) => {
     expect(await refused(path, code)).toEqual([]);
   });

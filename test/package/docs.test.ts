@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LIMITS, NUMERIC_OPTIONS } from "../../src";
-import { SETTINGS } from "../../src/provider/settings";
+import { LIMITS, NUMERIC_OPTIONS } from "../../provider";
+import { SETTINGS } from "../../provider/resources/settings";
 
 const doc = readFileSync(join(__dirname, "..", "..", "docs", "resources.md"), "utf8");
 

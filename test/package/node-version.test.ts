@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MIN_NODE, nodeAtLeast } from "../../src/node-version";
-import { docsLink } from "../../src/provider/docs-link";
+import { MIN_NODE, nodeAtLeast } from "../../provider/node-version";
+import { docsLink } from "../../provider/resources/docs-link";
 import pkg from "../../package.json";
 
 describe("the Node.js check", () => {

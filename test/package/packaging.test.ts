@@ -24,9 +24,9 @@ describe("the published package", () => {
   const { tarball, files } = pack(work);
 
   it("holds the provider, the plugin's launcher, the docs and the license only: no simulator, bench, examples, tests or source maps", () => {
-    expect(files).toContain("dist/src/index.js");
-    expect(files).toContain("dist/src/dynamic/product.js");
-    expect(files).toContain("dist/src/plugin/main.js");
+    expect(files).toContain("dist/provider/index.js");
+    expect(files).toContain("dist/provider/dynamic/product.js");
+    expect(files).toContain("dist/provider/plugin/main.js");
     expect(files).toContain("plugin/pulumi-resource-serviceapi");
     for (const page of ["LICENSE", "docs/recovery.md", "docs/resources.md", "docs/service-api.md", "docs/api-assumptions.md"])
       expect(files).toContain(page);
@@ -55,7 +55,7 @@ describe("the published package", () => {
     const simulator = pack(work, "simulator");
     expect(simulator.files).toContain("dist/simulator/cli.js");
     expect(simulator.files).toContain("dist/simulator/index.d.ts");
-    expect(simulator.files.filter((f) => f.startsWith("dist/src/")).every((f) => f.startsWith("dist/src/contract/"))).toBe(true);
+    expect(simulator.files.filter((f) => f.startsWith("dist/provider/")).every((f) => f.startsWith("dist/provider/contract/"))).toBe(true);
     const manifest = JSON.parse(readFileSync(join(root, "simulator", "package.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "pulumi-serviceapi-simulator", bin: { "serviceapi-simulator": "dist/simulator/cli.js" } });
   });

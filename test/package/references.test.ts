@@ -1,6 +1,6 @@
 /**
  * Every file the code's comments and the docs refer to exists: paths into this repository
- * (`src/provider/product.ts`, `docs/recovery.md#…`, a Markdown link) and bare module names (such
+ * (`provider/resources/product.ts`, `docs/recovery.md#…`, a Markdown link) and bare module names (such
  * as `transport.ts`). A renamed or removed file leaves no stale pointer behind.
  */
 import { execFileSync } from "node:child_process";
@@ -13,7 +13,7 @@ const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--excl
   .split("\n")
   .filter((f) => f !== "" && existsSync(join(root, f)));
 const basenames = new Set(tracked.map((f) => basename(f)));
-const ROOTS = ["src/", "test/", "scripts/", "bench/", "examples/", "docs/", "simulator/", "plugin/", ".ci/"];
+const ROOTS = ["provider/", "test/", "scripts/", "bench/", "examples/", "docs/", "simulator/", "plugin/", ".ci/"];
 
 /** Where `file` points at other files: repo paths and bare `*.ts` names in code spans, Markdown links. */
 function references(file: string, text: string): string[] {
@@ -21,7 +21,7 @@ function references(file: string, text: string): string[] {
   for (const match of text.matchAll(/`([^`\s]+)`/g)) found.add(match[1]!);
   if (file.endsWith(".md")) for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) found.add(match[1]!);
   // Plain mentions in comments: a path into the repository.
-  for (const match of text.matchAll(/(?:^|[\s(])((?:src|test|scripts|bench|examples|docs|simulator|plugin)\/[\w./-]+)/gm))
+  for (const match of text.matchAll(/(?:^|[\s(])((?:provider|test|scripts|bench|examples|docs|simulator|plugin)\/[\w./-]+)/gm))
     found.add(match[1]!);
   return [...found].map((r) => r.replace(/[#?].*$/, "").replace(/[.,:;)]+$/, "")).filter((r) => r !== "");
 }
@@ -37,7 +37,7 @@ function resolves(file: string, reference: string): boolean {
   if (!/\.(ts|mts|md|json|sh|ya?ml|mjs)$/.test(reference) && !reference.endsWith("/")) {
     if (!ROOTS.some((r) => reference.startsWith(r))) return true; // not a file reference
   }
-  const exact = [join(dirname(file), reference), reference, `src/${reference}`];
+  const exact = [join(dirname(file), reference), reference, `provider/${reference}`];
   if (exact.some((c) => existsSync(join(root, c)) || existsSync(join(root, `${c}.ts`)))) return true;
   // A path given within a folder's context (`engine/driver.ts` in the scripts row): some tracked file ends with it.
   const trimmed = reference.replace(/^(\.\.?\/)+/, "");
@@ -61,9 +61,9 @@ describe("references to files", () => {
   });
 
   it("is not vacuous: a reference to a file that does not exist is found", () => {
-    expect(resolves("src/provider/product.ts", "src/provider/no-such-file.ts")).toBe(false);
+    expect(resolves("provider/resources/product.ts", "provider/resources/no-such-file.ts")).toBe(false);
     expect(resolves("docs/resources.md", "recovery.md")).toBe(true);
-    expect(resolves("src/provider/product.ts", "service-omitted.ts")).toBe(false);
+    expect(resolves("provider/resources/product.ts", "service-omitted.ts")).toBe(false);
     expect(resolves("README.md", "docs/architecture.md")).toBe(true);
   });
 });

@@ -41,7 +41,7 @@ describe("the plugin launcher", () => {
   it.each(["v22.19.0", "v22.20.1", "v23.0.0", "v24.21.0", "v30.1.2"])("runs the plugin's build under Node %s", (version) => {
     const run = launch(version);
     expect(run.status).toBe(0);
-    expect(run.stdout.trim()).toMatch(/^ran .*\/plugin\/\.\.\/dist\/src\/plugin\/main\.js$/);
+    expect(run.stdout.trim()).toMatch(/^ran .*\/plugin\/\.\.\/dist\/provider\/plugin\/main\.js$/);
   });
 
   it.each(["v22.18.1", "v22.9.0", "v20.20.2", "v18.20.0", "v9.99.99"])(

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getProject, getProjects, getProjectsOutput, getSite, getSites, getSitesOutput } from "../../src";
+import { getProject, getProjects, getProjectsOutput, getSite, getSites, getSitesOutput } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { Product, Site, Task } from "../../src";
+import { Product, Site, Task } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { REPO } from "../../scripts/repo";
 

@@ -1,6 +1,6 @@
 /** The program's warning about a token stored in plain stack config: when it is due, and that it never quotes the token. */
 import { describe, expect, it } from "vitest";
-import { tokenWarning } from "../../src/program/token-warning";
+import { tokenWarning } from "../../provider/program/token-warning";
 
 describe("the token warning", () => {
   it("is due only for a token set in stack config without --secret", () => {

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "../../scripts/engine/driver";
-import { LIMITS } from "../../src/contract/schemas";
+import { REPO } from "../support/engine";
+import { LIMITS } from "../../provider/contract/schemas";
 
 /** Every file under `dir`, as paths relative to it, sorted. */
 function files(dir: string, skip: (path: string) => boolean = () => false): string[] {

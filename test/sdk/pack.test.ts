@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "../../scripts/engine/driver";
+import { REPO } from "../support/engine";
 import { version } from "../../package.json";
 
 describe("the Node.js SDK's tarball", () => {

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { RequestValidationError } from "../../src";
+import { RequestValidationError } from "../../provider";
 import { DEFAULT_IDS, defaultSeed, startSimulator } from "../../simulator";
 import { clientFor, envelope, raw, simulator } from "../helpers";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../src";
+import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS, DEFAULT_TOKEN, seedId } from "../../simulator";
 import { simulator } from "../helpers";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { MIN_TOKEN_LENGTH } from "../../src";
+import { MIN_TOKEN_LENGTH } from "../../provider";
 import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "../../simulator";
 import { envelope, raw, simulator } from "../helpers";

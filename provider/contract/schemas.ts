@@ -1,0 +1,252 @@
+/**
+ * The service as data: the six operations (method, path, version), the records, envelopes and
+ * request bodies as zod schemas, and every documented limit. The client and the simulator both
+ * validate with these, so they cannot disagree.
+ *
+ * Rule: requests are strict (unknown fields refused, every limit checked before sending);
+ * responses are tolerant wherever the spec is silent (fields it does not mark required may be
+ * absent, any 8-4-4-4-12 hex UUID, unknown enum values kept), so a real server never breaks a
+ * caller on a detail the spec left open.
+ */
+import { fullFormats } from "ajv-formats/dist/formats";
+import { z } from "zod";
+import { checkRecurrence, validateRecurrence } from "./rrule";
+
+const isAbsoluteUri = fullFormats.uri as (value: string) => boolean;
+
+// ---- Operations ----
+
+export type HttpMethod = "GET" | "POST" | "PATCH";
+
+export const API_VERSION = "2026-07-11";
+/** Product creation is the one operation pinned to an older version. */
+export const PRODUCT_CREATE_VERSION = "2026-06-27";
+
+export interface OperationSpec {
+  method: HttpMethod;
+  /** `base` paths live under `baseUrl` (`/v1/...`), `public` ones under `publicBaseUrl` (`/api/v1/public/...`). */
+  host: "base" | "public";
+  path: string;
+  version: string;
+}
+
+export const OPERATIONS = {
+  "projects.list": { method: "GET", host: "base", path: "/v1/projects", version: API_VERSION },
+  "sites.update": { method: "PATCH", host: "base", path: "/v1/sites/{siteId}", version: API_VERSION },
+  "tasks.create": { method: "POST", host: "base", path: "/v1/tasks", version: API_VERSION },
+  "sites.list": { method: "GET", host: "public", path: "/api/v1/public/sites", version: API_VERSION },
+  "products.create": { method: "POST", host: "public", path: "/api/v1/public/products", version: PRODUCT_CREATE_VERSION },
+  "products.update": { method: "PATCH", host: "public", path: "/api/v1/public/products/{productId}", version: API_VERSION },
+} as const satisfies Record<string, OperationSpec>;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+// ---- Building blocks ----
+
+/** Length in characters (Unicode code points), which is what the spec's limits count. */
+function charLength(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/**
+ * A request string. Lone UTF-16 surrogates are refused: they cannot be encoded as UTF-8, so the
+ * server would store U+FFFD and a later read would differ from what was written.
+ */
+export function text(min = 0, max = Number.POSITIVE_INFINITY) {
+  return z.string().superRefine((value, ctx) => {
+    if (!value.isWellFormed()) {
+      ctx.addIssue({ code: "custom", message: "must be well-formed Unicode (it contains a lone UTF-16 surrogate)" });
+      return;
+    }
+    const length = charLength(value);
+    if (length >= min && length <= max) return;
+    let message: string;
+    if (max === Number.POSITIVE_INFINITY)
+      message = min === 1 ? "must not be empty" : `must be at least ${min} characters long (got ${length})`;
+    else if (min === 0) message = `must be at most ${max} characters long (got ${length})`;
+    else message = `must be ${min} to ${max} characters long (got ${length})`;
+    ctx.addIssue({ code: "custom", message });
+  });
+}
+
+/**
+ * Any 8-4-4-4-12 hex UUID. The spec says "string, uuid" and nothing about RFC 9562 version or
+ * variant bits, so ids such as `ccdf56a4-8fd7-0d19-e8ad-d64bc232702d` are valid everywhere.
+ */
+export const uuid = z.guid({ error: "must be a UUID (8-4-4-4-12 hex digits)" });
+/**
+ * An absolute URI as RFC 3986 defines it, which is what OpenAPI's `format: uri` means: ASCII only,
+ * no spaces, `%` only before two hex digits. (`z.url()` follows the WHATWG URL parser, which fixes
+ * up what RFC 3986 refuses, such as `https://shop.example.com/a b` or `https://exämple.com/ü`.)
+ * The check is ajv-formats' full `uri` format, the JSON Schema ecosystem's reference for it.
+ */
+const uri = text().refine((value) => isAbsoluteUri(value), {
+  error: "must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
+});
+
+export const PRODUCT_STATUSES = ["active", "archived", "draft"] as const;
+/** The statuses a request may send (strict). */
+const productStatus = z.enum(PRODUCT_STATUSES, { error: `must be one of ${PRODUCT_STATUSES.join(", ")}` });
+export type KnownProductStatus = (typeof PRODUCT_STATUSES)[number];
+/**
+ * A status as a response may carry it: one of the three known values, or a value a newer server
+ * added. `(string & {})` keeps editor completion and `switch` narrowing on the known three.
+ */
+export type ProductStatus = KnownProductStatus | (string & {});
+
+export const LIMITS = {
+  siteName: { min: 1, max: 255 },
+  productTitle: { min: 1, max: 1024 },
+  productDescription: { max: 10000 },
+  productSlug: { min: 1, max: 1024 },
+  cursor: { min: 1, max: 200 },
+  pageSize: { min: 1, max: 100 },
+} as const;
+
+// ---- Records (responses: unknown extra fields are dropped; see the rule above) ----
+
+/**
+ * Project and Product mark every field required; Site and Task mark none, so every field of theirs
+ * may be absent, `id` and `object` included. Code that needs a site's or a task's id asks for it
+ * (`provider/resources/omitted-id.ts`) and says the service omitted it.
+ */
+export const Project = z.object({
+  object: z.literal("project"),
+  id: uuid,
+  name: z.string().nullable(),
+  workspaceId: uuid,
+});
+
+export const Site = z.object({
+  object: z.literal("site").optional(),
+  id: uuid.optional(),
+  name: z.string().optional(),
+  subdomain: z.string().optional(),
+  is_default: z.boolean().optional(),
+});
+
+export const Task = z.object({
+  object: z.literal("task").optional(),
+  id: uuid.optional(),
+  title: z.string().optional(),
+  emoji: z.string().optional(),
+  rrule: z.string().optional(),
+  nextRunAt: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+
+export const Product = z.object({
+  object: z.literal("product"),
+  id: uuid,
+  title: z.string(),
+  description: z.string().nullable(),
+  slug: z.string().nullable(),
+  status: z.string() as z.ZodType<ProductStatus>,
+  type: z.string(),
+  externalCheckoutUrl: z.string().nullable(),
+});
+
+function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    object: z.literal("list"),
+    data: z.array(item),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable(),
+  });
+}
+
+export const ProjectList = listEnvelope(Project);
+export const SiteList = listEnvelope(Site);
+
+export const ErrorEnvelope = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    doc_url: z.string(),
+  }),
+});
+
+// ---- Requests (strict: an unknown field is a mistake, reported before anything is sent) ----
+
+const cursor = text(LIMITS.cursor.min, LIMITS.cursor.max);
+const pageSize = z
+  .number({ error: "must be an integer" })
+  .int({ error: "must be an integer" })
+  .min(LIMITS.pageSize.min, { error: `must be at least ${LIMITS.pageSize.min}` })
+  .max(LIMITS.pageSize.max, { error: `must be at most ${LIMITS.pageSize.max}` });
+
+export const ListProjectsQuery = z.strictObject({
+  workspaceId: uuid.optional(),
+  cursor: cursor.optional(),
+  limit: pageSize.optional(),
+});
+
+export const ListSitesQuery = z.strictObject({
+  projectId: uuid,
+  cursor: cursor.optional(),
+  limit: pageSize.optional(),
+});
+
+export const UpdateSiteBody = z.strictObject({
+  name: text(LIMITS.siteName.min, LIMITS.siteName.max),
+});
+
+const rrule = text().superRefine((value, ctx) => {
+  const problem = validateRecurrence(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export const CreateTaskBody = z
+  .strictObject({
+    title: text(1),
+    prompt: text(1),
+    scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
+    rrule: rrule.optional(),
+    projectId: uuid,
+    emoji: text().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
+      ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
+      return;
+    }
+    // Checks that need both the rule and its start: reachability and a first occurrence.
+    if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
+    const problem = checkRecurrence(body.rrule, body.scheduledAt);
+    if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
+  });
+
+const productTitle = text(LIMITS.productTitle.min, LIMITS.productTitle.max);
+const productDescription = text(0, LIMITS.productDescription.max).nullable();
+const productSlug = text(LIMITS.productSlug.min, LIMITS.productSlug.max).nullable();
+
+export const CreateProductBody = z.strictObject({
+  title: productTitle,
+  projectId: uuid,
+  description: productDescription.optional(),
+  slug: productSlug.optional(),
+  externalCheckoutUrl: uri.nullable().optional(),
+});
+
+export const UpdateProductBody = z.strictObject({
+  title: productTitle.optional(),
+  description: productDescription.optional(),
+  slug: productSlug.optional(),
+  status: productStatus.optional(),
+  externalCheckoutUrl: uri.nullable().optional(),
+});
+
+export type Project = z.infer<typeof Project>;
+export type Site = z.infer<typeof Site>;
+export type Task = z.infer<typeof Task>;
+export type Product = z.infer<typeof Product>;
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
+export type ListSitesQuery = z.infer<typeof ListSitesQuery>;
+export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
+export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
+export type CreateProductBody = z.infer<typeof CreateProductBody>;
+export type UpdateProductBody = z.infer<typeof UpdateProductBody>;

@@ -1,0 +1,40 @@
+/**
+ * `pulumi-resource-serviceapi`: the plugin's entry point. The engine starts it with its own address
+ * as the argument (and log flags, ignored), and reads the port it listens on from its first line of
+ * output.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { ProviderContext } from "../resources/context";
+import { currentUrn, engineSink } from "./engine-log";
+import { ResourceProviderService, providerService } from "./server";
+
+export async function main(args: string[]): Promise<void> {
+  const engineAddress = args.find((arg) => !arg.startsWith("-"));
+  if (engineAddress === undefined) {
+    console.error("pulumi-resource-serviceapi is a Pulumi plugin: Pulumi starts it with the engine's address.");
+    process.exitCode = 1;
+    return;
+  }
+  // One context per plugin process: each provider resource (the default one, each explicit one) gets its own process.
+  const ctx = new ProviderContext({ sink: engineSink(engineAddress), urn: currentUrn });
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  server.addService(ResourceProviderService, providerService(ctx) as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  // The engine reads this line.
+  process.stdout.write(`${port}\n`);
+  // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) has nobody left to
+  // serve and would linger as an orphan: it exits once its parent changes.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1000).unref();
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * `getProjects` / `getProject`: projects the token can act on, read with `projects.list` (every
+ * cursor followed, ⌈N/100⌉ requests). Users refer to projects by name; `getProject` turns a name
+ * into exactly one record. Arguments and results are declared once, in `provider/lookups.ts`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  LOOKUPS,
+  findProject,
+  type GetProjectArgs,
+  type GetProjectsArgs,
+  type GetProjectsResult,
+  type ProjectInfo,
+} from "../resources/lookups";
+import { invokeOutput, withProgramClient, type InputArgs } from "./program-client";
+
+export type { GetProjectArgs, GetProjectsArgs, GetProjectsResult, ProjectInfo };
+export type GetProjectsOutputArgs = InputArgs<GetProjectsArgs>;
+export type GetProjectOutputArgs = InputArgs<GetProjectArgs>;
+
+export async function getProjects(args: GetProjectsArgs = {}, _opts?: pulumi.InvokeOptions): Promise<GetProjectsResult> {
+  return withProgramClient("getProjects", (client) => LOOKUPS.getProjects.run(client, args, false));
+}
+
+export function getProjectsOutput(args: GetProjectsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectsResult> {
+  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts, (a) =>
+    withProgramClient("getProjectsOutput", (client) => LOOKUPS.getProjects.run(client, a, false)),
+  );
+}
+
+/** Exactly one project by name or id; zero or several matches is an error listing candidates. */
+export async function getProject(args: GetProjectArgs, _opts?: pulumi.InvokeOptions): Promise<ProjectInfo> {
+  return withProgramClient("getProject", (client) => findProject(client, "getProject", args, false));
+}
+
+export function getProjectOutput(args: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<ProjectInfo> {
+  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts, (a, secret) =>
+    withProgramClient("getProjectOutput", (client) => findProject(client, "getProjectOutput", a, secret)),
+  );
+}

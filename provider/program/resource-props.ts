@@ -1,0 +1,71 @@
+/**
+ * The props a resource class hands to `pulumi.dynamic.Resource`, built in the program process.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NAME_KEY } from "../resources/stored-state";
+import { guardStrings } from "./unicode-guard";
+import { warnIfTokenNotSecret } from "./token-warning";
+
+/**
+ * - every output is listed (undefined unless the program set it) so the resource gets an Output
+ *   for each; an output the program sets itself reaches `check`, which refuses it by name;
+ * - string inputs pass the Unicode guard while the program's own strings are still visible;
+ * - the `import` option is refused with what to do instead;
+ * - the logical name travels as the hidden `__logicalName`, so the provider can name the resource in its
+ *   messages without quoting a field value (any of which may be a secret).
+ */
+export function resourceProps(
+  type: string,
+  name: string,
+  args: object,
+  outputs: readonly string[],
+  opts: pulumi.CustomResourceOptions | undefined,
+): Record<string, unknown> {
+  warnIfTokenNotSecret();
+  if (opts?.import !== undefined) {
+    // The engine would reach the dynamic-provider server's read with no properties, which fails
+    // with "Cannot read properties of undefined (reading 'toJavaScript')"; say what works instead.
+    throw new pulumi.RunError(
+      `${type} "${name}": the \`import\` resource option does not work with Pulumi dynamic providers` +
+        (type === "Product" ? '; to take over an existing product, set `adoptId: "<id>"` instead.' : "."),
+    );
+  }
+  const listed = Object.fromEntries(outputs.map((key) => [key, undefined]));
+  return { ...listed, ...guardStrings(args), [NAME_KEY]: name };
+}
+
+/** A resource's `Args`: its lifecycle's inputs, each accepting an `Input` (as SST derives `Input<Inputs["x"]>`). */
+export type ResourceArgs<Inputs> = { [K in keyof Inputs]: pulumi.Input<Inputs[K]> };
+
+/**
+ * A resource's outputs as the class exposes them: every output of its lifecycle (`ProductOutputs`,
+ * …) as an `Output`, minus the hidden `__` keys. The SDK sets one property per output on the
+ * instance, so a class merges this interface instead of declaring each field again.
+ */
+export type ResourceOutputs<Outputs> = {
+  readonly [K in keyof Outputs as K extends `__${string}` ? never : K]-?: pulumi.Output<Outputs[K]>;
+};
+
+/**
+ * Lets a resource class run the SDK's constructor without a stack trace per promise, and returns
+ * what puts things back (call it in a `finally` around `super(…)`).
+ *
+ * Why: the SDK makes about four promises per property of a resource while its constructor runs,
+ * and stamps each with `new Error().stack` — kept only for `PULUMI_DEBUG_PROMISE_LEAKS`. In a
+ * TypeScript program ts-node's source-map-support formats every one of those traces, frame by
+ * frame; with the eleven properties of a Product that was the largest cost of a preview (1,000
+ * products: 9.0 s against 6.5 s for a do-nothing resource of four properties; 5.95 s without the
+ * traces — `npm run bench`, section 4). With `Error.stackTraceLimit` at 0 for those synchronous
+ * lines the traces are empty and cost nothing. Not touched: the SDK's own record of where the
+ * resource was declared (it raises the limit itself while it takes it), errors thrown later
+ * (the limit is back before `super` returns), and programs run with `PULUMI_DEBUG_PROMISE_LEAKS`,
+ * which keep every trace.
+ */
+export function withoutPromiseTraces(): () => void {
+  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
+}

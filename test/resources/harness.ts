@@ -1,0 +1,38 @@
+/**
+ * For unit tests of the provider side: a simulator and a fresh `ProviderContext` per test,
+ * configured for it as a face would, whose messages are collected instead of printed. Nothing is
+ * shared between tests; the context's client is closed after each.
+ */
+import { afterEach } from "vitest";
+import { ProviderContext, type Severity } from "../../provider/resources/context";
+import { readSettings } from "../../provider/resources/settings";
+import type { Simulator } from "../../simulator";
+import { simulator } from "../helpers";
+
+export interface Harness {
+  sim: Simulator;
+  ctx: ProviderContext;
+  /** What the lifecycles said, in order. */
+  messages: { severity: Severity; message: string }[];
+  /** The request bodies the simulator saw (of one operation, if given). */
+  bodies(operation?: string): unknown[];
+}
+
+const contexts: ProviderContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
+});
+
+/**
+ * A simulator and a context whose settings are `serviceapi:*` config (`token` and `baseUrl` given).
+ * Pass `sim` for a second context on the same service: another `pulumi` command.
+ */
+export async function harness(config: Record<string, string> = {}, existing?: Simulator): Promise<Harness> {
+  const sim = existing ?? (await simulator());
+  const messages: Harness["messages"] = [];
+  const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
+  const settings: Record<string, string> = { token: sim.token, baseUrl: sim.url, ...config };
+  ctx.useSettings(() => readSettings((key) => settings[key], {}));
+  contexts.push(ctx);
+  return { sim, ctx, messages, bodies: (operation) => sim.requests(operation).map((r) => r.body) };
+}

@@ -1,0 +1,322 @@
+/**
+ * The Product lifecycle called directly, on a fresh context, against the simulator: the exact
+ * request bodies from its log, what each function returns to a face, and what it says. (The same
+ * behaviour under the real CLI is in test/engine/.)
+ */
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/resources/checks";
+import { PartialFailure } from "../../provider/resources/errors";
+import {
+  buildProductPatch,
+  product,
+  productInputFailures,
+  type ProductInputs,
+  type ProductOutputs,
+} from "../../provider/resources/product";
+import type { Stored } from "../../provider/resources/stored-state";
+import { DEFAULT_IDS } from "../../simulator/seed";
+import { harness } from "./harness";
+
+const project = DEFAULT_IDS.acmeWeb;
+const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "active" as const, __logicalName: "pro" };
+const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
+
+describe("buildProductPatch", () => {
+  const live = { title: "Pro", description: "Old", slug: "pro", status: "draft", externalCheckoutUrl: null };
+  it.each([
+    ["nothing changed", { projectId: project, title: "Pro", description: "Old", slug: "pro" }, {}],
+    ["one field", { projectId: project, title: "Pro 2", description: "Old", slug: "pro" }, { title: "Pro 2" }],
+    ["nullable fields removed from the program become null", { projectId: project, title: "Pro" }, { description: null, slug: null }],
+    ["status and title left out are not managed", { projectId: project, description: "Old", slug: "pro" } as Stored<ProductInputs>, {}],
+    [
+      "status declared",
+      { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "active" as const },
+      { status: "active" },
+    ],
+    [
+      "url added",
+      { projectId: project, title: "Pro", description: "Old", slug: "pro", externalCheckoutUrl: "https://x.example/c" },
+      { externalCheckoutUrl: "https://x.example/c" },
+    ],
+  ])("%s", (_name, desired, patch) => {
+    expect(buildProductPatch(live, desired)).toEqual(patch);
+  });
+
+  it("a status archived behind Pulumi's back, with none declared, is set back to the one last recorded", () => {
+    const archived = { ...live, status: "archived", __statusBeforeArchive: "active" };
+    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro" })).toEqual({
+      status: "active",
+    });
+    expect(buildProductPatch(archived, { projectId: project, title: "Pro", description: "Old", slug: "pro", status: "archived" })).toEqual(
+      {},
+    );
+  });
+});
+
+describe("create", () => {
+  it("POSTs without status, then PATCHes only status; outputs carry every record field; says what it created", async () => {
+    const { ctx, bodies, messages } = await harness();
+    const { id, outs } = await product.create(ctx, inputs);
+    expect(bodies()).toEqual([{ title: "Pro plan", projectId: project, slug: "pro" }, { status: "active" }]);
+    expect(outs).toEqual({
+      projectId: project,
+      title: "Pro plan",
+      description: null,
+      slug: "pro",
+      status: "active",
+      type: "digital",
+      externalCheckoutUrl: null,
+      onDelete: "archive",
+      __declared: ["projectId", "slug", "status", "title"],
+      __logicalName: "pro",
+    });
+    expect(messages).toEqual([{ severity: "info", message: `serviceapi: created Product "pro" ${id}` }]);
+  });
+
+  it("without a declared status sends no PATCH", async () => {
+    const { ctx, sim } = await harness();
+    await product.create(ctx, { projectId: project, title: "Draft one" });
+    expect(sim.requests().map((r) => r.operation)).toEqual(["products.create"]);
+  });
+
+  it("a failed status PATCH after create is a partial failure: the product is recorded", async () => {
+    const { ctx, sim } = await harness({ initialRetryDelayMs: "1", maxRetryDelayMs: "5" });
+    sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
+    const error = await product.create(ctx, inputs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartialFailure);
+    const partial = error as PartialFailure;
+    expect(partial.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(partial.outputs).toMatchObject({ status: "draft", title: "Pro plan" });
+    expect(partial.message).toContain(
+      `Product "pro" (id ${partial.id}) was created, but setting its status failed: products.update failed: 500`,
+    );
+    expect(sim.counts().products).toBe(1);
+  });
+
+  it("a create whose answer was lost is recorded as an unconfirmed placeholder, not retried", async () => {
+    const { ctx, sim } = await harness();
+    sim.addFault({ operation: "products.create", kind: "reset", when: "after" });
+    const error = await product.create(ctx, inputs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartialFailure);
+    const partial = error as PartialFailure;
+    expect(partial.id).toMatch(/^unconfirmed-create-[0-9a-f]{8}$/);
+    expect(partial.outputs).toMatchObject({ title: "Pro plan", __unconfirmedCreate: { operation: "products.create" } });
+    expect(partial.message).toContain('The stack records Product "pro" as an unconfirmed create');
+    expect(sim.requests("products.create")).toHaveLength(1);
+    expect(sim.counts().products).toBe(1);
+  });
+});
+
+describe("diff", () => {
+  it("sends nothing but the read that previews an adoption; replaces on projectId or a different adoptId", async () => {
+    const { ctx, sim, bodies } = await harness();
+    const { id, outs } = await product.create(ctx, inputs);
+    const { id: other } = await product.create(ctx, { ...inputs, title: "Other", __logicalName: "other" });
+    sim.clearRequests();
+    expect(await product.diff!(ctx, id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], changed: [] });
+    expect(await product.diff!(ctx, id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [], changed: ["title"] });
+    expect(await product.diff!(ctx, id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({
+      changes: true,
+      replaces: ["projectId"],
+      changed: ["projectId"],
+    });
+    expect(await product.diff!(ctx, id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [], changed: ["title"] });
+    // null and absent are the same for nullable fields.
+    expect(await product.diff!(ctx, id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [], changed: [] });
+    expect((await product.diff!(ctx, id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
+    expect(sim.requests()).toEqual([]);
+    // Another product to adopt: a replacement, and one read to say what adopting it changes.
+    expect(await product.diff!(ctx, id, outs, { ...inputs, adoptId: other })).toEqual({
+      changes: true,
+      replaces: ["adoptId"],
+      changed: ["adoptId"],
+    });
+    expect(bodies()).toEqual([{}]);
+    await expect(product.diff!(ctx, id, outs, { ...inputs, adoptId: MISSING })).rejects.toThrow(
+      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) was answered 404.",
+    );
+  });
+
+  it("names the fields it will send, once per command, as planning after check or as drift before it", async () => {
+    const { ctx, messages } = await harness();
+    const { id, outs } = await product.create(ctx, inputs);
+    messages.length = 0;
+    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
+    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
+    await product.check!(ctx, inputs, { ...inputs, title: "Edited" });
+    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
+    expect(messages.map((m) => m.message)).toEqual([
+      `serviceapi: Product "pro" (id ${id}): changed on the service since the last \`pulumi up\`: title.`,
+      `serviceapi: Product "pro" (id ${id}): \`pulumi up\` will send PATCH {title}.`,
+    ]);
+  });
+});
+
+describe("update, read, remove", () => {
+  it("update sends one PATCH with exactly the changed fields, and none when only onDelete changed", async () => {
+    const { ctx, sim, bodies, messages } = await harness();
+    const { id, outs } = await product.create(ctx, { ...inputs, description: "Long text" });
+    sim.clearRequests();
+    const { outs: after } = await product.update!(ctx, id, outs, {
+      projectId: project,
+      title: "Pro plan 2",
+      status: "active",
+      __logicalName: "pro",
+    });
+    expect(bodies()).toEqual([{ title: "Pro plan 2", description: null, slug: null }]);
+    expect(messages.at(-1)!.message).toBe(`serviceapi: updated Product "pro" (id ${id}): sent PATCH {title, description, slug}.`);
+    sim.clearRequests();
+    const { outs: retained } = await product.update!(ctx, id, after, {
+      projectId: project,
+      title: "Pro plan 2",
+      status: "active",
+      onDelete: "retain",
+    });
+    expect(sim.requests()).toEqual([]);
+    expect(retained.onDelete).toBe("retain");
+  });
+
+  it("read uses an empty PATCH and returns live values under the declared input names", async () => {
+    const { ctx, sim, bodies } = await harness();
+    const { id, outs } = await product.create(ctx, inputs);
+    await ctx.client().updateProduct(id, { title: "Edited", description: "Added in UI" });
+    sim.clearRequests();
+    const result = await product.read!(ctx, id, outs);
+    expect(bodies()).toEqual([{}]);
+    expect(result.props).toMatchObject({ title: "Edited", description: "Added in UI", status: "active" });
+    expect(result.inputs).toEqual({ projectId: project, title: "Edited", slug: "pro", status: "active", description: "Added in UI" });
+    // The engine's drift check: diff(refreshed outputs, old inputs).
+    expect(await product.diff!(ctx, id, result.props!, inputs)).toEqual({ changes: true, replaces: [], changed: ["title", "description"] });
+  });
+
+  it("read of a product that is gone returns no id; productRefresh=false reads nothing and says so once", async () => {
+    const { ctx } = await harness();
+    expect(await product.read!(ctx, MISSING, { projectId: project } as ProductOutputs)).toEqual({});
+    const off = await harness({ productRefresh: "false" });
+    const props = { projectId: project, title: "Kept" } as ProductOutputs;
+    expect(await product.read!(off.ctx, MISSING, props)).toEqual({ id: MISSING, props });
+    await product.read!(off.ctx, MISSING, props);
+    expect(off.sim.requests()).toEqual([]);
+    expect(off.messages).toEqual([
+      {
+        severity: "warning",
+        message:
+          "serviceapi: serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.",
+      },
+    ]);
+  });
+
+  it("remove archives whatever the state says, retain sends nothing, a vanished product is fine", async () => {
+    const { ctx, sim, bodies } = await harness();
+    const { id, outs } = await product.create(ctx, inputs);
+    sim.clearRequests();
+    await product.remove!(ctx, id, outs);
+    expect(bodies()).toEqual([{ status: "archived" }]);
+    sim.clearRequests();
+    // The state says archived, but the live record may not be: archiving is idempotent, so it is always sent.
+    await product.remove!(ctx, id, { ...outs, status: "archived" });
+    expect(bodies()).toEqual([{ status: "archived" }]);
+    sim.clearRequests();
+    await product.remove!(ctx, id, { ...outs, onDelete: "retain" });
+    expect(sim.requests()).toEqual([]);
+    await product.remove!(ctx, MISSING, outs);
+  });
+});
+
+describe("adoption", () => {
+  it("one empty PATCH, one PATCH of the differences, no POST; the preview's read is reused", async () => {
+    const { ctx, sim, bodies, messages } = await harness();
+    const { id } = await product.create(ctx, { projectId: project, title: "Old", slug: "old" });
+    sim.clearRequests();
+    const declared = { projectId: project, title: "New", adoptId: id, __logicalName: "x" };
+    expect((await product.check!(ctx, {}, declared)).failures).toEqual([]);
+    expect(messages.at(-1)).toEqual({
+      severity: "warning",
+      message:
+        `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
+        "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value.",
+    });
+    const adopted = await product.create(ctx, declared);
+    expect(adopted.id).toBe(id);
+    expect(bodies()).toEqual([{}, { title: "New", slug: null }]);
+    expect(sim.requests("products.create")).toEqual([]);
+    expect(messages.at(-1)!.message).toBe(`serviceapi: adopted Product "x" (id ${id}): sent PATCH {title, slug}.`);
+  });
+
+  it("an adoptId the token cannot see fails check naming the field; at create it says the same", async () => {
+    const { ctx } = await harness();
+    const { failures } = await product.check!(ctx, {}, { projectId: project, title: "New", adoptId: MISSING, __logicalName: "x" });
+    expect(failures.map((f) => f.reason)).toEqual([
+      "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) " +
+        "was answered 404. Check the id, and that the token has access to the product's workspace",
+    ]);
+    const missing = await product.create(ctx, { projectId: project, title: "New", adoptId: MISSING }).catch((e: Error) => e.message);
+    expect(missing).toContain(`adoptId ${MISSING}: no product with this id is visible to this token`);
+  });
+
+  it("an archived product adopted without a declared status stays archived, and the preview says so", async () => {
+    const { ctx, messages } = await harness();
+    const { id } = await product.create(ctx, { projectId: project, title: "Gone" });
+    await ctx.client().updateProduct(id, { status: "archived" });
+    await product.check!(ctx, {}, { projectId: project, title: "Gone", adoptId: id, __logicalName: "gone" });
+    expect(messages.at(-1)!.message).toBe(
+      `serviceapi: Product "gone" (id ${id}): adoptId takes over this existing product; it already matches ` +
+        "the program, so `pulumi up` sends nothing to it. It is archived, and stays so: the program declares no status.",
+    );
+  });
+
+  it("two resources adopting one product: the second fails check; removing one never archives the product the other manages", async () => {
+    const { ctx, sim } = await harness();
+    const { id } = await product.create(ctx, { projectId: project, title: "Shared" });
+    expect((await product.check!(ctx, {}, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" })).failures).toEqual([]);
+    const second = await product.check!(ctx, {}, { projectId: project, title: "Shared", adoptId: id, __logicalName: "b" });
+    expect(second.failures.map((f) => f.reason)).toEqual([
+      'adoptId names the product that Product "a" of this stack already manages or adopts: one product, one resource. ' +
+        "Remove one of the two, or point adoptId at another product",
+    ]);
+    // A stack that already holds both (from before this check): the one left in the program keeps the product.
+    const { ctx: later, messages } = await harness({}, sim);
+    const outs = (await product.create(later, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" })).outs;
+    await product.diff!(later, id, outs, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" });
+    sim.clearRequests();
+    await product.remove!(later, id, { ...outs, __logicalName: "b" });
+    expect(sim.requests()).toEqual([]);
+    expect(messages.at(-1)).toEqual({
+      severity: "warning",
+      message:
+        `serviceapi: Product "b" (id ${id}): nothing sent; Product "a" of this stack ` +
+        "manages the same product, so it is not archived (one product, one resource).",
+    });
+  });
+});
+
+describe("check", () => {
+  it("names the field and limit, skips unknown values, and refuses to run without a token", async () => {
+    const { ctx, sim } = await harness();
+    const { failures } = await product.check!(ctx, {}, { projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null });
+    // An empty property: the engine would print the value beside a named one, and any value may be a secret.
+    expect(failures).toEqual([
+      { property: "", reason: "title must be 1 to 1024 characters long (got 0)" },
+      { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)" },
+    ]);
+    expect((await product.check!(ctx, {}, { projectId: project, title: null })).failures).toEqual([
+      { property: "", reason: "title is required" },
+    ]);
+    expect(
+      (
+        await product.check!(ctx, {}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })
+      ).failures.map((f) => f.reason),
+    ).toEqual([
+      'status must be one of "active", "archived", "draft"',
+      "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
+    ]);
+    expect(
+      productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason),
+    ).toEqual(["Title is not an input of Product; did you mean title?", "slgu is not an input of Product; did you mean slug?"]);
+    const noToken = await harness({ token: "" });
+    await expect(product.check!(noToken.ctx, {}, { projectId: project, title: "x" })).rejects.toThrow(
+      "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.",
+    );
+    expect(sim.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,504 @@
+/**
+ * Drives the real Pulumi CLI (through the Automation API) against a simulator, for the engine
+ * tests, the demo and the bench: a program (by default `program/` here, which declares whatever
+ * its `engine:spec` config says), one stack per scenario, a local file backend and PULUMI_HOME in a
+ * scratch folder, update checks and plugin downloads off, and what went over the wire.
+ *
+ * The program runs from a copy under `<repo>/.engine-work/`, so `pulumi-serviceapi` resolves to
+ * the packed copy `scripts/install-self.sh` put in the repo's node_modules — the form users
+ * install, which serializes the provider as a one-line `require` stub.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  Stack,
+  type EngineEvent,
+  type OutputMap,
+  type PreviewResult,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
+import type { Simulator } from "pulumi-serviceapi-simulator";
+import type { ProductInputs } from "../../provider/resources/product";
+import type { SiteInputs } from "../../provider/resources/site";
+import type { TaskInputs } from "../../provider/resources/task";
+import { REPO } from "../../scripts/repo";
+
+export { REPO };
+export const WORK = join(REPO, ".engine-work");
+/** Engine tests wait on several CLI runs; this bounds one scenario, not one run. */
+export const ENGINE_TIMEOUT_MS = 240_000;
+
+let command: Promise<{ cmd: PulumiCommand; bin: string }> | undefined;
+
+/** The CLI from scripts/install-pulumi.sh: on PATH (≥ 3.216), cached, or built once (~15 min). */
+export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
+  command ??= (async () => {
+    if (!existsSync(join(REPO, "node_modules", "pulumi-serviceapi", "package.json"))) {
+      throw new Error("pulumi-serviceapi is not installed in node_modules: run `npm test` (its pretest runs scripts/install-self.sh)");
+    }
+    // Not --quiet: the script says on stderr where the CLI comes from, and when it has to build it.
+    const bin = execFileSync("bash", [join(REPO, "scripts", "install-pulumi.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: 30 * 60_000,
+    })
+      .trim()
+      .split("\n")
+      .pop()!
+      .replace(/^PULUMI_BIN=/, "");
+    // PulumiCommand wants <root>/bin/pulumi.
+    let root = dirname(bin);
+    if (basename(bin) !== "bin") {
+      root = mkdtempSync(join(WORK, "cli-"));
+      symlinkSync(bin, join(root, "bin"));
+    }
+    const cmd = await PulumiCommand.get({ root, skipVersionCheck: false });
+    return { cmd, bin };
+  })();
+  return command;
+}
+
+/** What the engine-test program declares: the lifecycle's own input shapes, one source for each. */
+export type ProductSpec = ProductInputs;
+export type SiteSpec = SiteInputs;
+export type TaskSpec = TaskInputs;
+export interface ProgramSpec {
+  products?: Record<string, ProductSpec>;
+  sites?: Record<string, SiteSpec>;
+  tasks?: Record<string, TaskSpec>;
+  /** Every string input of products and tasks is passed as `pulumi.secret(…)`. */
+  secretInputs?: boolean;
+  /** The `import` resource option, by logical name. */
+  imports?: Record<string, string>;
+  /** `projectId: "$project"` uses the `projectName` lookup; `siteId: "$siteByName"` the `siteName` one. */
+  lookups?: {
+    projectName?: string;
+    workspaceId?: string;
+    sitesOf?: string;
+    siteSubdomain?: string;
+    siteName?: string;
+    secretName?: boolean;
+  };
+}
+
+export interface Run<R> {
+  result: R;
+  events: EngineEvent[];
+  /** Every warning and error diagnostic, in order. */
+  diagnostics: { severity: string; message: string; urn?: string }[];
+  /** Engine text plus diagnostics: what a user reads in the terminal. */
+  text: string;
+  /** `text` without Pulumi's own debug-level events (`--debug`, `-v`), which print secret inputs by design. */
+  visible: string;
+}
+
+export class EngineStack {
+  readonly dir: string;
+  #stack!: Stack;
+  #env: Record<string, string> = {};
+  readonly #sim: Simulator;
+
+  readonly #scratch: string;
+  #plugin = false;
+
+  private constructor(sim: Simulator, dir: string, scratch: string) {
+    this.#sim = sim;
+    this.dir = dir;
+    this.#scratch = scratch;
+  }
+
+  /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
+  static async create(
+    sim: Simulator,
+    options: {
+      config?: Record<string, string>;
+      token?: string | null;
+      program?: string;
+      inPlace?: boolean;
+      env?: Record<string, string>;
+      /** A Pulumi.yaml's text, written into the stack's scratch folder (instead of copying `program`). */
+      yaml?: string;
+      /** Load the serviceapi plugin from the repo's node_modules, as an npm project's `plugins.providers` entry does. */
+      plugin?: boolean;
+    } = {},
+  ): Promise<EngineStack> {
+    const { cmd, bin } = await pulumiCli();
+    mkdirSync(WORK, { recursive: true });
+    const scratch = mkdtempSync(join(WORK, "stack-"));
+    let dir = scratch;
+    if (options.inPlace && options.program) {
+      // Run the project where it is (e.g. the repo root's Pulumi.yaml); only state goes to scratch.
+      dir = options.program;
+    } else if (options.yaml !== undefined) {
+      writeFileSync(join(dir, "Pulumi.yaml"), options.yaml);
+    } else {
+      const source = options.program ?? join(REPO, "test", "support", "program");
+      cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
+      // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
+      mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
+      symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
+    }
+    if (options.plugin) {
+      if (dir !== scratch) throw new Error("plugin: true needs a copy of the program, not inPlace");
+      appendFileSync(join(dir, "Pulumi.yaml"), `\n${PLUGIN_FROM_NODE_MODULES}`);
+    }
+    mkdirSync(join(scratch, ".state"));
+    const engine = new EngineStack(sim, dir, scratch);
+    engine.#plugin = options.plugin === true;
+    engine.#env = {
+      PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "engine-tests",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // Type-checking is `npm run typecheck`'s job; the engine runs only need the JavaScript.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      PATH: `${bin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+      // Stack config is the only source of settings here, as in a GitOps pipeline.
+      SERVICEAPI_TOKEN: "",
+      SERVICEAPI_BASE_URL: "",
+      SERVICEAPI_PUBLIC_BASE_URL: "",
+      PULUMI_HOME: join(scratch, ".pulumi-home"),
+      ...options.env,
+    };
+    const ws = await LocalWorkspace.create({
+      workDir: dir,
+      pulumiCommand: cmd,
+      pulumiHome: join(scratch, ".pulumi-home"),
+      envVars: engine.#env,
+    });
+    engine.#stack = await Stack.create("test", ws);
+    const token = options.token === undefined ? sim.token : options.token;
+    if (token !== null) await engine.#stack.setConfig("serviceapi:token", { value: token, secret: true });
+    await engine.#stack.setConfig("serviceapi:baseUrl", { value: sim.url });
+    // Fast retries keep the fault scenarios short; the 429 budget stays generous.
+    await engine.#stack.setConfig("serviceapi:initialRetryDelayMs", { value: "20" });
+    await engine.#stack.setConfig("serviceapi:maxRetryDelayMs", { value: "200" });
+    for (const [key, value] of Object.entries(options.config ?? {})) await engine.#stack.setConfig(key, { value });
+    return engine;
+  }
+
+  get stack(): Stack {
+    return this.#stack;
+  }
+
+  /** Replaces a YAML program (`yaml` option) with `text`, as a user edits Pulumi.yaml; the plugin entry is kept. */
+  writeProgram(text: string): void {
+    writeFileSync(join(this.dir, "Pulumi.yaml"), this.#plugin ? `${text}\n${PLUGIN_FROM_NODE_MODULES}` : text);
+  }
+
+  /** The program's spec, as stack config; a secret one when it holds secrets (Pulumi shows plain config as it is). */
+  async setSpec(spec: ProgramSpec): Promise<void> {
+    await this.#stack.setConfig("engine:spec", {
+      value: JSON.stringify(spec),
+      secret: spec.secretInputs === true || spec.lookups?.secretName === true,
+    });
+  }
+
+  async up(options: { refresh?: boolean; runProgram?: boolean; replace?: string[] } = {}): Promise<Run<UpResult>> {
+    return this.#run((onEvent) => this.#stack.up({ onEvent, color: "never", ...options }));
+  }
+
+  async preview(
+    options: { refresh?: boolean; diff?: boolean; expectNoChanges?: boolean; runProgram?: boolean; replace?: string[] } = {},
+  ): Promise<Run<PreviewResult>> {
+    return this.#run((onEvent) => this.#stack.preview({ onEvent, color: "never", ...options }));
+  }
+
+  async refresh(options: { runProgram?: boolean } = {}) {
+    return this.#run((onEvent) => this.#stack.refresh({ onEvent, color: "never", ...options }));
+  }
+
+  async destroy(options: { runProgram?: boolean } = {}) {
+    return this.#run((onEvent) => this.#stack.destroy({ onEvent, color: "never", ...options }));
+  }
+
+  /** Changes one environment variable for the next commands, as a CI job's environment changes between runs. */
+  setEnv(key: string, value: string): void {
+    this.#env[key] = value;
+    this.#stack.workspace.envVars[key] = value;
+  }
+
+  async outputs(): Promise<OutputMap> {
+    return this.#stack.outputs();
+  }
+
+  /** `pulumi stack export` as a user runs it (secrets stay encrypted; the Automation API's own export decrypts them). */
+  async exportText(): Promise<string> {
+    return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", "test"], {
+      cwd: this.dir,
+      env: { ...process.env, ...this.#env },
+      encoding: "utf8",
+    });
+  }
+
+  /** The environment every command of this stack runs with (CLI on PATH, backend, passphrase). */
+  get env(): Record<string, string> {
+    return { ...this.#env };
+  }
+
+  /** A shell line that runs `pulumi <args>` on this stack from a terminal (to reproduce or explore). */
+  commandLine(args: string): string {
+    const keys = [
+      "PULUMI_BACKEND_URL",
+      "PULUMI_CONFIG_PASSPHRASE",
+      "PULUMI_HOME",
+      "PULUMI_SKIP_UPDATE_CHECK",
+      "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION",
+    ];
+    const env = keys.map((k) => `${k}=${shellQuote(this.#env[k] ?? "")}`).join(" ");
+    return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack test`;
+  }
+
+  /**
+   * `pulumi <args> --stack test` in its own process group, as a CI runner starts a step, so a
+   * signal can reach the CLI alone (`process.kill(pid, …)`); `killTree` is a lost runner.
+   */
+  spawnCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+    const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", "test"], {
+      cwd: this.dir,
+      env: { ...process.env, ...this.#env },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    return { child, output: () => text, exited };
+  }
+
+  /** `pulumi stack export` as JSON (the Automation API's own export). */
+  async deployment(): Promise<Deployment> {
+    return ((await this.#stack.exportStack()) as unknown as { deployment: never }).deployment;
+  }
+
+  /** The stack's state file as the file backend stores it. */
+  stateFileText(): string {
+    return readFileSync(this.#stateFile(), "utf8");
+  }
+
+  /**
+   * Overwrites the state file, as a backend that lost its last writes leaves it. The file backend's
+   * blob store keeps a `.attrs` beside it (content type and MD5) that a SIGKILL mid-write can leave
+   * empty (`failed to load checkpoint: EOF`, docs/recovery.md); written from outside the store, the
+   * state gets none, as the store reads a blob without one.
+   */
+  writeStateFile(text: string): void {
+    writeFileSync(this.#stateFile(), text);
+    rmSync(`${this.#stateFile()}.attrs`, { force: true });
+  }
+
+  /**
+   * docs/recovery.md, "A state file that will not load": a SIGKILL while the file backend writes
+   * can leave the state's `.attrs` at 0 bytes, and every command then fails with `failed to load
+   * checkpoint: EOF`; deleting that empty file is the fix. Returns whether it was needed.
+   */
+  repairEmptyAttrs(): boolean {
+    const attrs = `${this.#stateFile()}.attrs`;
+    if (!existsSync(attrs) || statSync(attrs).size > 0) return false;
+    rmSync(attrs);
+    return true;
+  }
+
+  #stateFile(): string {
+    const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
+    return join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json");
+  }
+
+  /** Resources of one type from the exported state: the dynamic resources, or with `face: "plugin"` the plugin's. */
+  async resources(type: "Product" | "Site" | "Task", face: "dynamic" | "plugin" = "dynamic"): Promise<StateResource[]> {
+    const state = (await this.#stack.exportStack()) as { deployment: { resources?: StateResource[] } };
+    const token = face === "dynamic" ? `pulumi-nodejs:dynamic/serviceapi:${type}` : `serviceapi:index:${type}`;
+    return (state.deployment.resources ?? []).filter((r) => r.type === token);
+  }
+
+  /** Runs one CLI command; a failure carries what the user would have seen. */
+  async #run<R>(go: (onEvent: (e: EngineEvent) => void) => Promise<R>): Promise<Run<R>> {
+    const events: EngineEvent[] = [];
+    this.#sim.clearRequests();
+    let result: R;
+    try {
+      result = await go((e) => events.push(e));
+    } catch (error) {
+      throw Object.assign(error as Error, {
+        events,
+        diagnostics: diagnosticsOf(events),
+        text: textOf(events, error),
+        visible: textOf(withoutDebug(events), error),
+      });
+    }
+    return {
+      result,
+      events,
+      diagnostics: diagnosticsOf(events),
+      text: textOf(events, result),
+      visible: textOf(withoutDebug(events), result),
+    };
+  }
+
+  async dispose(): Promise<void> {
+    try {
+      await this.#stack.workspace.removeStack("test", { force: true });
+    } catch {
+      // best effort: the folder goes anyway
+    }
+    if (this.dir === this.#scratch) rmSync(this.dir, { recursive: true, force: true });
+    else rmSync(join(this.dir, "Pulumi.test.yaml"), { force: true });
+    rmSync(this.#scratch, { recursive: true, force: true });
+  }
+}
+
+/** The parts of a deployment (`pulumi stack export`, or the state file's `checkpoint.latest`) the tests read. */
+export interface Deployment {
+  resources?: { type: string; id?: string; urn: string; inputs?: Record<string, unknown> }[];
+  pending_operations?: { resource: { urn: string; type: string }; type: string }[];
+}
+
+export interface StateResource {
+  type: string;
+  id: string;
+  urn: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/**
+ * The `plugins.providers` entry that loads the serviceapi plugin from the package installed in the
+ * repo's node_modules, as an npm project's Pulumi.yaml does.
+ */
+export const PLUGIN_FROM_NODE_MODULES = `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
+
+/** A spec of `count` products in one project, named and titled `<prefix><i>` / `<prefix> <i>` (and slugged, with `slug`). */
+export function catalog(projectId: string, count: number, prefix: string, options: { slug?: boolean } = {}): ProgramSpec {
+  return {
+    products: Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        `${prefix}${i}`,
+        {
+          projectId,
+          title: `${prefix} ${i}`,
+          ...(options.slug && { slug: `${prefix.toLowerCase()}-${i}` }),
+        },
+      ]),
+    ),
+  };
+}
+
+/** What a failed CLI run produced (attached by `EngineStack`). */
+export interface FailedRun extends Error {
+  events: EngineEvent[];
+  diagnostics: { severity: string; message: string; urn?: string }[];
+  text: string;
+  visible: string;
+}
+
+export async function expectFailure(promise: Promise<unknown>): Promise<FailedRun> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as FailedRun;
+  }
+  throw new Error("expected the pulumi command to fail, but it succeeded");
+}
+
+function diagnosticsOf(events: EngineEvent[]) {
+  return events.flatMap((e) =>
+    e.diagnosticEvent ? [{ severity: e.diagnosticEvent.severity, message: e.diagnosticEvent.message, urn: e.diagnosticEvent.urn }] : [],
+  );
+}
+
+function withoutDebug(events: EngineEvent[]): EngineEvent[] {
+  return events.filter((e) => (e.diagnosticEvent?.severity as string | undefined) !== "debug");
+}
+
+function textOf(events: EngineEvent[], result: unknown): string {
+  const r = result as { stdout?: string; stderr?: string; message?: string };
+  return [r.stdout ?? "", r.stderr ?? "", r.message ?? "", ...events.map((e) => JSON.stringify(e))].join("\n");
+}
+
+/** Steps the engine reported, as `op urn-name` (e.g. `update pro`), without the stack itself. */
+export function steps(events: EngineEvent[]): string[] {
+  return events
+    .flatMap((e) => {
+      const m = e.resourcePreEvent?.metadata;
+      if (!m || m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) return [];
+      return [`${m.op} ${m.urn.split("::").pop()}`];
+    })
+    .sort();
+}
+
+/** The simulator's request log as `METHOD path body` lines — what went over the wire. */
+export function wire(sim: Simulator): { operation: string | null; method: string; path: string; body: unknown }[] {
+  return sim
+    .requests()
+    .filter((r) => r.operation !== null)
+    .map((r) => ({ operation: r.operation, method: r.method, path: r.path, body: r.body }));
+}
+
+/** The requests the simulator saw, as "N (operation ×n, …)" in operation order, or "0". */
+export function requestSummary(sim: Simulator): string {
+  const counts = new Map<string, number>();
+  for (const c of wire(sim)) counts.set(c.operation!, (counts.get(c.operation!) ?? 0) + 1);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return total === 0
+    ? "0"
+    : `${total} (${[...counts]
+        .sort()
+        .map(([op, n]) => `${op} ×${n}`)
+        .join(", ")})`;
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * SIGKILL to `pid` and every process below it, as a lost CI runner (or an OOM-killed container)
+ * takes down the whole job. The process group is not enough: Pulumi starts each plugin in a group
+ * of its own, so plugins would outlive a `kill(-pgid)` as orphans.
+ */
+export function killTree(pid: number): void {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …" — comm may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const tree: number[] = [];
+  for (const queue = [pid]; queue.length > 0;) {
+    const next = queue.shift()!;
+    tree.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  for (const member of tree) {
+    try {
+      process.kill(member, "SIGKILL");
+    } catch {
+      // exited meanwhile
+    }
+  }
+}

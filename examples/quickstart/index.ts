@@ -44,7 +44,7 @@ const report = new Task("weekly-report", {
   projectId: project.id,
   title: "Weekly sales report",
   prompt: "Summarize last week's orders by product and flag anything unusual.",
-  scheduledAt: "2026-12-07T09:00:00Z",
+  scheduledAt: "2026-01-05T09:00:00Z", // a Monday: the series starts then, and runs next on the first Monday ahead
   rrule: "FREQ=WEEKLY;BYDAY=MO",
   emoji: "📈",
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
+import { nextWeeklyAt } from "../support/time";
 import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../support/engine";
 
 describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
@@ -26,7 +27,9 @@ describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     expect(out.productStatuses!.value).toEqual({ pro: "active", legacy: "archived", enterprise: "draft" });
     expect(out.siteSubdomain!.value).toBe("acme-web-001");
     expect(out.siteOriginalName!.value).toBe("Acme Web 001");
-    expect(out.reportNextRunAt!.value).toBe("2026-12-07T09:00:00.000Z");
+    // The series starts on a past Monday: its next run is the first Monday 09:00 UTC after the task was created.
+    const [task] = await engine.resources("Task");
+    expect(out.reportNextRunAt!.value).toBe(nextWeeklyAt(new Date(task!.outputs.createdAt as string), 1, 9).toISOString());
 
     const preview = await engine.preview();
     expect(preview.result.changeSummary).toEqual({ same: 6 });

@@ -8,6 +8,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulatorForSuite, step } from "./suite";
+import { nextWeeklyAt } from "../support/time";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -44,7 +45,8 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
           projectId: project,
           title: "Weekly report",
           prompt: "Summarize last week's orders",
-          scheduledAt: "2026-12-07T09:00:00Z",
+          // A series that started in the past: its next run is derived from when the task is created.
+          scheduledAt: "2026-01-05T09:00:00Z",
           rrule: "FREQ=WEEKLY;BYDAY=MO",
         },
       },
@@ -90,8 +92,10 @@ describe("a stack's life under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, 
       expect(products.starter).toMatchObject({ status: "draft", type: "digital" });
       const sites = outputs.sites!.value as Record<string, { originalName: string; subdomain: string }>;
       expect(sites.home!.originalName).toBe(originalNames[0]);
-      ids.task = (outputs.tasks!.value as Record<string, { id: string; nextRunAt: string }>).weekly!.id;
-      expect((outputs.tasks!.value as Record<string, { nextRunAt: string }>).weekly!.nextRunAt).toBe("2026-12-07T09:00:00.000Z");
+      const weekly = (outputs.tasks!.value as Record<string, { id: string; nextRunAt: string; createdAt: string }>).weekly!;
+      ids.task = weekly.id;
+      // The next Monday 09:00 UTC at or after the moment the service created the task (its own clock).
+      expect(weekly.nextRunAt).toBe(nextWeeklyAt(new Date(weekly.createdAt), 1, 9).toISOString());
     });
 
     await step("state holds a one-line provider stub per resource and never the token", async () => {

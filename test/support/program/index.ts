@@ -61,6 +61,6 @@ export const sites = Object.fromEntries(
 export const tasks = Object.fromEntries(
   Object.entries(spec.tasks ?? {}).map(([name, args]) => {
     const t = new Task(name, wired(args));
-    return [name, { id: t.id, nextRunAt: t.nextRunAt }];
+    return [name, { id: t.id, nextRunAt: t.nextRunAt, createdAt: t.createdAt }];
   }),
 );

@@ -25,16 +25,41 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   // The architecture, enforced (docs/architecture.md): layers import downward only —
-  // contract < client < provider < faces (dynamic, plugin) < program < the package entry — only
+  // contract < client < resources < faces (dynamic, plugin) < program < the package entry — only
   // the client's index is imported from outside it (internal/ stays internal), the provider process
   // never loads the program-side SDK, and the simulator shares nothing of the package but the contract.
+  // Each rule is proven to fire, and its allowed neighbour to pass, by test/package/boundaries.test.ts.
   ...boundary("provider/contract", "(^|/)(client|resources|dynamic|plugin|program|index)(/|$)", { noPulumi: true }),
-  ...boundary("provider/client", "(^|/)(resources|dynamic|plugin|program)(/|$)", { noPulumi: true }),
-  ...boundary("provider/resources", "(^|/)(dynamic|plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiTypesOnly: true }),
-  ...boundary("provider/dynamic", "(^|/)(plugin|program)(/|$)|^\\.\\./index$|^\\.\\./client/"),
-  ...boundary("provider/plugin", "(^|/)(dynamic|program)(/|$)|^\\.\\./index$|^\\.\\./client/", { pulumiProtoOnly: true }),
-  ...boundary("provider/program", "(^|/)plugin(/|$)|^\\.\\./index$|^\\.\\./client/"),
-  ...boundary("simulator", "^\\.\\./provider(/(?!contract/).*)?$", { noPulumi: true }),
+  // `../index` from a client file is the package entry; from client/internal/ it is the client's own index,
+  // which its machinery must not import either (the index is built on it).
+  ...boundary("provider/client", "(^|/)(resources|dynamic|plugin|program)(/|$)|^(\\.\\./){1,2}index$", { noPulumi: true }),
+  // `(../)+`: a lifecycle split into a folder (resources/product/) reaches the client and the entry from one level deeper.
+  ...boundary("provider/resources", "(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/", { pulumiTypesOnly: true }),
+  ...boundary("provider/dynamic", "(^|/)(plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
+  ...boundary("provider/plugin", "(^|/)(dynamic|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/", { pulumiProtoOnly: true }),
+  ...boundary("provider/program", "(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
+  {
+    // A file beside the package entry is no layer of its own: a face may import it, so it imports
+    // nothing above the faces — else the face imports upward through it, which the rules above miss.
+    files: ["provider/*.ts"],
+    ignores: ["provider/index.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\./(dynamic|plugin|program|index)(/|$)|^\\./client/",
+              message:
+                "only the package entry (provider/index.ts) sits above the faces: a file beside it imports contract, client and resources only",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The simulator is a package of its own: it reaches the contract by path, and nothing else of this package.
+  ...boundary("simulator", "^(\\.\\./)+provider(/(?!contract/).*)?$|^pulumi-serviceapi(/|$)", { noPulumi: true }),
   {
     // Product code (the package, the simulator, the examples, the plugin launcher's folder) never imports test code.
     files: ["provider/**", "simulator/**", "examples/**", "plugin/**"],
@@ -56,6 +81,24 @@ export default tseslint.config(
             {
               regex: "(^|/)test(/(?!support/engine$).*)?$",
               message: "scripts and the bench may use the engine driver (test/support/engine) and no other test code",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What makes the rule above hold all the way down: the engine driver and the harness beside it
+    // import nothing of the tests outside test/support/ (no helper that pulls in vitest, say).
+    files: ["test/support/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!\\.\\./)",
+              message: "test/support/ is shared with the demo and the bench (scripts/, bench/): it imports no test code outside it",
             },
           ],
         },

@@ -7,7 +7,7 @@
  * Linux only (the bench machines); polled every 100 ms, so a process that lives less than that
  * may be missed, and the last figures are those of the last poll before a process exited.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { procFile, processTree, statFields } from "../test/support/engine";
 
 export type Role = "cli" | "program" | "provider" | "other";
 
@@ -33,45 +33,20 @@ function roleOf(cmdline: string, isRoot: boolean): Role {
   return "other";
 }
 
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined; // exited meanwhile
-  }
-}
-
-function childrenOf(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = read(`/proc/${entry}/stat`);
-    if (stat === undefined) continue;
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-  }
-  return children;
-}
-
 /** Starts watching the tree below `root`; `stop()` returns each process's last figures. */
 export function watchProcesses(root: number): { stop: () => ProcessFigures[] } {
   const seen = new Map<number, ProcessFigures>();
   const poll = () => {
-    const children = childrenOf();
-    for (const queue = [root]; queue.length > 0;) {
-      const pid = queue.shift()!;
-      queue.push(...(children.get(pid) ?? []));
-      const status = read(`/proc/${pid}/status`);
-      const stat = read(`/proc/${pid}/stat`);
-      if (status === undefined || stat === undefined) continue;
+    for (const pid of processTree(root)) {
+      const status = procFile(pid, "status");
+      const fields = statFields(pid);
+      if (status === undefined || fields === undefined) continue;
       const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // utime and stime are fields 14 and 15 of /proc/<pid>/stat, i.e. 11 and 12 after "state".
       const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-      const written = Number(/wchar:\s+(\d+)/.exec(read(`/proc/${pid}/io`) ?? "")?.[1] ?? 0);
+      const written = Number(/wchar:\s+(\d+)/.exec(procFile(pid, "io") ?? "")?.[1] ?? 0);
       const previous = seen.get(pid);
-      const cmdline = (read(`/proc/${pid}/cmdline`) ?? "").replace(/\0/g, " ");
+      const cmdline = (procFile(pid, "cmdline") ?? "").replace(/\0/g, " ");
       seen.set(pid, {
         pid,
         // A launcher (`sh pulumi-resource-serviceapi`) execs node: keep the role its first command line gave.

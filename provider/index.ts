@@ -3,7 +3,7 @@
  * client's record types are exported as `…Record` here, because `Product`, `Site` and `Task` name
  * the resources.
  */
-import "./node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
+import "./dynamic/node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
 // The client's whole public surface. Its record types `Product`, `Site`, `Task` are shadowed here by
 // the resource classes of the same names (a local export wins over `export *`), so they are also
 // exported as `…Record`, with `Project` for symmetry.

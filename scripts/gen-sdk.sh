@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Writes the typed SDKs (Node.js/TypeScript, Go, Python) of the serviceapi plugin from its package
-# schema — the schema `pulumi package get-schema` prints, taken from the built package — with the
+# schema — the schema `pulumi package get-schema` prints, read from the sources — with the
 # Pulumi CLI's own code generators (scripts/sdkgen, pinned in its go.mod at the CLI's version).
 #
-#   npm run gen-sdk                    # regenerates sdk/nodejs, sdk/go/serviceapi, sdk/python
-#   bash scripts/gen-sdk.sh <dir>      # into <dir> instead (test/sdk/generated.test.ts compares with sdk/)
+#   npm run gen-sdk                    # regenerates schema.json, sdk/nodejs, sdk/go/serviceapi, sdk/python
+#   bash scripts/gen-sdk.sh <dir>      # the SDKs into <dir> instead (test/sdk/generated.test.ts compares with sdk/)
+#
+# schema.json is the schema committed for review; test/plugin/committed-schema.test.ts keeps it equal
+# to what the plugin serves. It is written first, before the Go check, so a machine without Go can
+# still refresh it (the SDKs then wait for one with Go).
 #
 # The generator binary is cached outside the repo under a name derived from its sources, so it is
 # built once (about a minute with Go's module cache filled by the CLI build) and again only when
@@ -12,6 +16,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-sdk}"
+
+schema=$(mktemp)
+trap 'rm -f "$schema"' EXIT
+# From the sources (ts-node, no type-check): the build itself compiles the generated Node.js SDK.
+node -r ts-node/register/transpile-only \
+  -e 'process.stdout.write(JSON.stringify(require("./provider/plugin/schema.ts").packageSchema(), null, 2) + "\n")' > "$schema"
+if [[ "$out" == sdk ]]; then cp "$schema" schema.json; fi
+
 command -v go >/dev/null 2>&1 || { echo "gen-sdk: needs Go (>= 1.25) on PATH to build the generator" >&2; exit 1; }
 
 key=$(cat scripts/sdkgen/go.mod scripts/sdkgen/go.sum scripts/sdkgen/main.go | sha256sum | cut -c1-16)
@@ -24,9 +36,4 @@ if [[ ! -x "$cache/sdkgen" ]]; then
   mv -f "$cache/sdkgen.$$" "$cache/sdkgen"
 fi
 
-schema=$(mktemp)
-trap 'rm -f "$schema"' EXIT
-# From the sources (ts-node, no type-check): the build itself compiles the generated Node.js SDK.
-node -r ts-node/register/transpile-only \
-  -e 'process.stdout.write(JSON.stringify(require("./provider/plugin/schema.ts").packageSchema(), null, 2))' > "$schema"
 "$cache/sdkgen" -schema "$schema" -out "$out" >&2

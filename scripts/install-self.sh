@@ -4,7 +4,7 @@
 # The repo's Pulumi programs (examples/, test/support/program/) import "pulumi-serviceapi" and find
 # it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
 # folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
-# an installed copy gives the one-line `require("pulumi-serviceapi/lifecycle/…")` stub users get.
+# an installed copy gives the one-line `require("pulumi-serviceapi/dynamic/…")` stub users get.
 # `npm run install-self` builds and runs it; `npm test`, `npm run demo` and `npm run bench` start
 # with that. It is deliberately not an install (prepare) script: the published manifest carries the
 # scripts, and a package that installs with no lifecycle script gets no allowScripts warning.

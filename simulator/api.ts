@@ -23,6 +23,8 @@ export interface ApiContext {
   query: Record<string, unknown>;
   body: unknown;
   defaultPageSize: number;
+  /** The request's time, read once: a created task's `nextRunAt` and `createdAt` agree on what "now" was. */
+  now: Date;
 }
 
 export interface ApiResult {
@@ -73,7 +75,7 @@ function updateSite(ctx: ApiContext): ApiResult {
 function createTask(ctx: ApiContext): ApiResult {
   const body = validate(CreateTaskBody, objectBody(ctx.body));
   projectFor(ctx, body.projectId);
-  const next = nextRun(body.scheduledAt, body.rrule);
+  const next = nextRun(body.scheduledAt, body.rrule, ctx.now);
   if (!next.ok) throw new HttpError("invalid_request", `${next.field} ${next.problem}`);
   const task = ctx.store.createTask({
     projectId: body.projectId,
@@ -83,6 +85,7 @@ function createTask(ctx: ApiContext): ApiResult {
     rrule: body.rrule?.trim() ?? "",
     scheduledAt: body.scheduledAt,
     nextRunAt: next.nextRunAt,
+    at: ctx.now,
   });
   return { status: 201, body: task };
 }
@@ -100,6 +103,7 @@ function createProduct(ctx: ApiContext): ApiResult {
     description: body.description ?? null,
     slug: body.slug ?? null,
     externalCheckoutUrl: body.externalCheckoutUrl ?? null,
+    at: ctx.now,
   });
   return { status: 201, body: product };
 }
@@ -110,7 +114,7 @@ function updateProduct(ctx: ApiContext): ApiResult {
   const found = ctx.store.getProduct(productId);
   if (!found) throw new HttpError("not_found", `product ${productId} not found`);
   projectFor(ctx, found.projectId);
-  return { status: 200, body: ctx.store.updateProduct(productId, body) };
+  return { status: 200, body: ctx.store.updateProduct(productId, body, ctx.now) };
 }
 
 // ---- helpers ----

@@ -64,6 +64,8 @@ export interface NewTask {
   rrule: string;
   scheduledAt: string;
   nextRunAt: string;
+  /** When it is created: its `createdAt` and `updatedAt`. */
+  at: Date;
 }
 export interface NewProduct {
   projectId: string;
@@ -71,6 +73,8 @@ export interface NewProduct {
   description: string | null;
   slug: string | null;
   externalCheckoutUrl: string | null;
+  /** When it is created: its `createdAt` and `updatedAt`. */
+  at: Date;
 }
 export type ProductChanges = Partial<Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">>;
 
@@ -183,7 +187,7 @@ export class Database {
 
   createProduct(input: NewProduct): Product {
     const id = randomUUID();
-    const now = new Date().toISOString();
+    const now = input.at.toISOString();
     this.#db
       .prepare(
         `INSERT INTO products (id, project_id, title, description, slug, status, type, external_checkout_url,
@@ -209,7 +213,7 @@ export class Database {
     return row ? { product: toProduct(row), projectId: row.project_id as string } : undefined;
   }
 
-  updateProduct(id: string, changes: ProductChanges): Product {
+  updateProduct(id: string, changes: ProductChanges, at: Date): Product {
     const columns: Record<keyof ProductChanges, string> = {
       title: "title",
       description: "description",
@@ -222,7 +226,7 @@ export class Database {
       const sets = keys.map((k) => `${columns[k]} = ?`).join(", ");
       this.#db
         .prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
-        .run(...keys.map((k) => changes[k] as SQLInputValue), new Date().toISOString(), id);
+        .run(...keys.map((k) => changes[k] as SQLInputValue), at.toISOString(), id);
     }
     return this.getProduct(id)!.product;
   }
@@ -243,7 +247,7 @@ export class Database {
 
   createTask(input: NewTask): TaskRecord {
     const id = randomUUID();
-    const now = new Date().toISOString();
+    const now = input.at.toISOString();
     this.#db
       .prepare(
         `INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,

@@ -1,5 +1,6 @@
 /** Programmatic entry point: `const sim = await startSimulator({ port: 0 })`. */
 import type { AddressInfo } from "node:net";
+import { SYSTEM_CLOCK, type SimulatorClock } from "./clock";
 import type { SiteRecord } from "./database";
 import type { FaultSpec, Fault } from "./faults";
 import type { RateLimitSpec } from "./rate-limit";
@@ -31,6 +32,11 @@ export interface SimulatorOptions {
   requestTimeoutMs?: number;
   /** Base of the `doc_url` in error envelopes. Default: the URL the simulator listens on. */
   publicUrl?: string;
+  /**
+   * The simulator's time (rate-limit windows, `createdAt`/`updatedAt`, `nextRunAt`, the request
+   * log), for tests at a chosen instant or with scaled-down time. Default: the real clock.
+   */
+  clock?: SimulatorClock;
 }
 
 export interface Simulator {
@@ -80,6 +86,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     defaultPageSize: options.defaultPageSize ?? DEFAULT_PAGE_SIZE,
     requestLogLimit: options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    clock: options.clock ?? SYSTEM_CLOCK,
   });
   const app = buildServer(state);
   try {
@@ -122,3 +129,4 @@ export type { LoggedRequest } from "./request-log";
 export type { StoredProduct, StoredTask } from "./database";
 export type { FaultSpec, Fault } from "./faults";
 export type { RateLimitSpec } from "./rate-limit";
+export type { SimulatorClock } from "./clock";

@@ -1,5 +1,6 @@
 /** A per-token rate limit, off by default, so clients can be tried against real 429s. */
 import { z } from "zod";
+import { SYSTEM_CLOCK, type SimulatorClock } from "./clock";
 
 export const RateLimitSpec = z.strictObject({
   /** Requests allowed per token per window. */
@@ -10,8 +11,13 @@ export type RateLimitSpec = z.infer<typeof RateLimitSpec>;
 
 /** Fixed-window limit per token. */
 export class RateLimiter {
+  readonly #clock: SimulatorClock;
   #spec: RateLimitSpec | undefined;
   #windows = new Map<string, { start: number; count: number }>();
+
+  constructor(clock: SimulatorClock = SYSTEM_CLOCK) {
+    this.#clock = clock;
+  }
 
   set(spec: RateLimitSpec | undefined): void {
     this.#spec = spec === undefined ? undefined : RateLimitSpec.parse(spec);
@@ -23,8 +29,9 @@ export class RateLimiter {
   }
 
   /** Counts one request; returns the seconds to wait when it is over the limit. */
-  hit(token: string, now: number = Date.now()): number | undefined {
+  hit(token: string): number | undefined {
     if (!this.#spec) return undefined;
+    const now = this.#clock.date();
     let window = this.#windows.get(token);
     if (!window || now - window.start >= this.#spec.windowMs) {
       window = { start: now, count: 0 };

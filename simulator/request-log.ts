@@ -1,6 +1,7 @@
 /** The simulator's request log: what reached it, for tests, the demo and `GET /_simulator/requests`. */
 import type { FastifyRequest } from "fastify";
 import type { OperationName } from "../provider/contract/schemas";
+import type { SimulatorClock } from "./clock";
 import { NotUtf8Body } from "./request-body";
 
 export interface LoggedRequest {
@@ -31,11 +32,13 @@ const LOGGED_BODY_LIMIT = 16 * 1024;
 /** The newest `limit` requests, oldest first. */
 export class RequestLog {
   readonly #limit: number;
+  readonly #clock: SimulatorClock;
   #entries: LoggedRequest[] = [];
   #nextId = 1;
 
-  constructor(limit: number) {
+  constructor(limit: number, clock: SimulatorClock) {
     this.#limit = limit;
+    this.#clock = clock;
   }
 
   /** Logs an API request as it arrives; its status is filled in when it is answered. */
@@ -44,7 +47,7 @@ export class RequestLog {
     if (headers.authorization !== undefined) headers.authorization = "Bearer [REDACTED]";
     const entry: LoggedRequest = {
       id: this.#nextId++,
-      time: new Date().toISOString(),
+      time: new Date(this.#clock.date()).toISOString(),
       operation,
       method: request.method,
       path: request.url,

@@ -84,6 +84,7 @@ export function buildServer(state: SimulatorState): FastifyInstance {
           query: request.query as Record<string, unknown>,
           body: request.body,
           defaultPageSize: state.defaultPageSize,
+          now: new Date(state.clock.date()),
         });
         // An "after" fault: the write above is committed, but the caller never learns it.
         const fault = state.faults.take(name, "after");

@@ -1,3 +1,4 @@
+import type { SimulatorClock } from "./clock";
 import type { Database } from "./database";
 import { FaultQueue } from "./faults";
 import { RateLimiter } from "./rate-limit";
@@ -13,13 +14,16 @@ export interface SimulatorStateOptions {
   requestLogLimit: number;
   /** Longest time a request's headers and body may take to arrive. */
   requestTimeoutMs: number;
+  /** Where every time the simulator reads comes from. */
+  clock: SimulatorClock;
 }
 
 /** Everything one running simulator holds. */
 export class SimulatorState {
   readonly faults = new FaultQueue();
-  readonly rateLimiter = new RateLimiter();
+  readonly rateLimiter: RateLimiter;
   readonly requestLog: RequestLog;
+  readonly clock: SimulatorClock;
   readonly store: Database;
   readonly seed: Seed;
   readonly extraToken: string | undefined;
@@ -34,7 +38,9 @@ export class SimulatorState {
     this.extraToken = options.extraToken;
     this.defaultPageSize = options.defaultPageSize;
     this.requestTimeoutMs = options.requestTimeoutMs;
-    this.requestLog = new RequestLog(options.requestLogLimit);
+    this.clock = options.clock;
+    this.rateLimiter = new RateLimiter(options.clock);
+    this.requestLog = new RequestLog(options.requestLogLimit, options.clock);
   }
 
   workspacesOf(token: string): Set<string> | undefined {

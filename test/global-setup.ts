@@ -6,7 +6,7 @@
  * nothing outlives `npm test`.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { processesWithEnv } from "./support/processes";
 
 const MARKER = "SERVICEAPI_TEST_RUN";
 
@@ -37,26 +37,7 @@ export default function setup(): () => Promise<void> {
   };
 }
 
-/** Processes (Linux /proc) whose environment holds this run's marker, other than this process and vitest's own. */
+/** Processes carrying this run's marker, other than vitest's own workers and zombies. */
 function survivors(run: string): { pid: number; command: string }[] {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return []; // no /proc: nothing to check here
-  }
-  const found: { pid: number; command: string }[] = [];
-  for (const name of pids) {
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${MARKER}=${run}`)) continue;
-      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
-      if (command === "" || /vitest/.test(command)) continue; // a zombie, or one of vitest's workers
-      found.push({ pid, command });
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return found;
+  return processesWithEnv(MARKER, run).filter(({ command }) => command !== "" && !/vitest/.test(command));
 }

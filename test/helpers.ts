@@ -1,21 +1,31 @@
 import { setTimeout as realSleep } from "node:timers/promises";
 import { request } from "undici";
-import { afterEach } from "vitest";
-import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider";
+import { afterAll, onTestFinished } from "vitest";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider/client";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
-const running: Simulator[] = [];
-const clients: ServiceApiClient[] = [];
+export { rejectionOf, until } from "./support/async";
 
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(running.splice(0).map((s) => s.close()));
+/** Simulators started outside a test (in a `beforeAll`), for the file's tests. */
+const forFile: Simulator[] = [];
+
+afterAll(async () => {
+  await Promise.all(forFile.splice(0).map((s) => s.close()));
 });
 
-/** A simulator on a free loopback port, closed after the test. */
+/**
+ * A simulator on a free loopback port. Started in a test, it is closed when that test ends;
+ * started in a `beforeAll` (the engine tests run several CLI commands against one), when the
+ * file's tests are done.
+ */
 export async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = await startSimulator({ port: 0, ...options });
-  running.push(sim);
+  try {
+    onTestFinished(() => sim.close());
+  } catch {
+    // vitest refuses onTestFinished outside a test: this simulator serves the whole file.
+    forFile.push(sim);
+  }
   return sim;
 }
 
@@ -30,7 +40,9 @@ export function clientFor(sim: Simulator, options: ClientOptions = {}): { client
     logger: (e) => events.push(e),
     ...options,
   });
-  clients.push(client);
+  // Per test, not a module-level afterEach: under the unit tier's `isolate: false` this module is
+  // loaded once per worker, and its hooks would belong to the first file only.
+  onTestFinished(() => client.close());
   return { client, events };
 }
 
@@ -96,22 +108,6 @@ export function configureRequest(values: Record<string, string>): {
 }
 
 /**
- * What a promise rejected with — an instance of `type`, if given; fails the test if it fulfilled
- * (or rejected with something else). The one rejection helper of the suite.
- */
-export async function rejectionOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>>;
-export async function rejectionOf<E extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E>;
-export async function rejectionOf(promise: Promise<unknown>, type?: abstract new (...args: never[]) => Error): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    if (type !== undefined && !(error instanceof type)) throw new Error(`expected a ${type.name}, got ${String(error)}`, { cause: error });
-    return error;
-  }
-  throw new Error("expected the promise to reject, but it fulfilled");
-}
-
-/**
  * The client's time, scaled down (octokit's approach to testing retries): its waits take 1/`factor`
  * of real time and its clocks run `factor` times fast, so a `Retry-After: 1` costs a millisecond.
  * Every wait the client asks for is recorded, so a test asserts the waits, not elapsed time.
@@ -136,9 +132,4 @@ export class ScaledClock implements Clock {
     this.sleeps.push(ms);
     await realSleep(ms / this.factor, undefined, signal === undefined ? undefined : { signal });
   }
-}
-
-/** Resolves once `condition` holds, checking at every turn of the event loop (no fixed wait). */
-export async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }

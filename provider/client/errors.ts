@@ -1,7 +1,11 @@
 /**
  * Every error the client throws is a `ServiceApiError` with a stable `code`. Failures the server
- * reported are `ApiError`s (one subclass per status family) built from the error envelope. All
- * message text lives here.
+ * reported are `ApiError`s (one subclass per status family) built from the error envelope. How a
+ * message reads is decided here — the operation first, then the failure, the retry verdict
+ * (`GIVE_UP`) and, when the outcome is unknown, what to check — so every error reads alike. The
+ * failure's own words come from where it is found: `config.ts` (a setting), `pagination.ts`,
+ * `internal/transport.ts` (a connection error's detail, a 2xx body that is not JSON),
+ * `internal/transport-errors.ts` (misuse) and `internal/validation.ts` (the contract's issues).
  */
 import { formatIssues, type ErrorIssue } from "../contract/issues";
 import type { ErrorEnvelope, HttpMethod } from "../contract/schemas";

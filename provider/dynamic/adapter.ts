@@ -1,14 +1,22 @@
 /**
  * The dynamic-provider face: maps Pulumi's dynamic-provider signature onto a resource's lifecycle
- * (`../provider/`). What `__provider` in the state requires is one of `product.ts`, `site.ts`,
- * `task.ts` here, each the exports of `dynamicProvider(…)`, reached through the package's
- * `pulumi-serviceapi/dynamic/<type>` subpaths (and, for stacks made before the restructure,
- * `pulumi-serviceapi/lifecycle/<type>`, kept forever).
+ * (`../resources/`), through `withDefaults`, as the plugin does. What `__provider` in the state
+ * requires is one of `product.ts`, `site.ts`, `task.ts` here, each the exports of
+ * `dynamicProvider(…)`, reached through the package's `pulumi-serviceapi/dynamic/<type>` subpaths
+ * (and, for stacks made before the restructure, `pulumi-serviceapi/lifecycle/<type>`, kept forever).
+ *
+ * What is this face's own: the logical name. A dynamic provider is told nothing of the resource
+ * but its values, so the program's resource class puts the name in the inputs (`__logicalName`),
+ * and this face keeps it beside the outputs too — read and delete see only those. Each request's
+ * `name` is taken from there (new inputs first, then the state); state from before names were kept
+ * has none, and its messages name the record by id.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { PartialFailure, adviseOnFailure } from "../resources/errors";
+import { PartialFailure, isBug } from "../resources/errors";
 import type { Lifecycle, Values } from "../resources/lifecycle";
 import { readSettings } from "../resources/settings";
+import { nameIn, withName } from "../resources/stored-state";
+import { withDefaults, type Handlers } from "../resources/with-defaults";
 import { context } from "./context";
 import { expectPrintOf } from "./expected-prints";
 
@@ -18,12 +26,9 @@ export interface DynamicKeys {
   __provider: string;
 }
 
-/**
- * The dynamic provider for one lifecycle, on the process's context. What the lifecycle leaves out,
- * the face supplies: inputs as given, the engine's own diff, the stored state at refresh, the
- * stored outputs at update, nothing at delete.
- */
-export function dynamicProvider<Outputs extends object>(lifecycle: Lifecycle<Outputs>, ctx = context) {
+/** The dynamic provider for one lifecycle, on the process's context. */
+export function dynamicProvider<I extends object, O extends object>(lifecycle: Lifecycle<I, O>, ctx = context) {
+  const handlers: Handlers = withDefaults(lifecycle);
   return {
     /**
      * The engine hands dynamic providers the whole stack config (secrets decrypted), with
@@ -33,69 +38,68 @@ export function dynamicProvider<Outputs extends object>(lifecycle: Lifecycle<Out
       ctx.useSettings(() => readSettings((key) => req.config.get(`serviceapi:${key}`)));
     },
     check: printedOnce(async (olds: Values, news: Values): Promise<pulumi.dynamic.CheckResult<Values & DynamicKeys>> => {
-      // The server puts `__provider` back into the inputs itself.
-      const { inputs, failures } = lifecycle.check ? await lifecycle.check(ctx, olds, news) : { inputs: news, failures: [] };
-      return { inputs: inputs as Values & DynamicKeys, failures };
+      const name = nameIn(news) ?? nameIn(olds);
+      const { inputs, failures } = await handlers.check(ctx, { name, olds, news });
+      // The server puts `__provider` back into the inputs itself; the name is ours to keep.
+      return { inputs: kept(inputs, name) as Values & DynamicKeys, failures };
     }),
-    diff: printedOnce(async (id: string, olds: Outputs, news: Values): Promise<pulumi.dynamic.DiffResult> => {
-      if (!lifecycle.diff) return {};
+    diff: printedOnce(async (id: string, olds: Values, news: Values): Promise<pulumi.dynamic.DiffResult> => {
       // The dynamic-provider server forwards no per-field diff; `changed` is for the plugin.
-      const { changes, replaces, deleteBeforeReplace } = await lifecycle.diff(ctx, id, olds, news);
+      const { changes, replaces, deleteBeforeReplace } = await handlers.diff(ctx, { name: nameIn(news) ?? nameIn(olds), id, olds, news });
       return { changes, replaces, deleteBeforeReplace };
     }),
-    create: (inputs: Values & DynamicKeys) =>
-      recordedOnFailure(
-        inputs.__provider,
-        adviseOnFailure(() => lifecycle.create(ctx, inputs)),
-      ),
-    read: printedOnce(
-      adviseOnFailure(async (id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>> => {
-        if (!lifecycle.read) return { id, ...(props !== undefined && { props }) };
-        return (await lifecycle.read(ctx, id, props!)) as pulumi.dynamic.ReadResult<Outputs>;
-      }),
-    ),
-    update: (id: string, olds: Outputs, news: Values & DynamicKeys) =>
-      recordedOnFailure(
-        news.__provider,
-        adviseOnFailure(async () => {
-          return lifecycle.update ? lifecycle.update(ctx, id, olds, news) : { outs: olds };
-        }),
-      ),
-    delete: printedOnce(
-      adviseOnFailure(async (id: string, props: Outputs) => {
-        await lifecycle.remove?.(ctx, id, props);
-      }),
-    ),
-  } satisfies pulumi.dynamic.ResourceProvider<Values & DynamicKeys, Outputs>;
+    create: async (inputs: Values & DynamicKeys) => {
+      const name = nameIn(inputs);
+      const { id, outs } = await recordedOnFailure(inputs.__provider, name, () => handlers.create(ctx, { name, inputs }));
+      return { id, outs: kept(outs, name) };
+    },
+    read: printedOnce(async (id: string, props?: Values): Promise<pulumi.dynamic.ReadResult<Values>> => {
+      const name = nameIn(props);
+      const { props: state, ...found } = await handlers.read(ctx, { name, id, state: props ?? {} });
+      return state === undefined ? found : { ...found, props: kept(state, name) };
+    }),
+    update: async (id: string, olds: Values, news: Values & DynamicKeys) => {
+      const name = nameIn(news) ?? nameIn(olds);
+      const { outs } = await recordedOnFailure(news.__provider, name, () => handlers.update(ctx, { name, id, olds, news }));
+      return { outs: kept(outs, name) };
+    },
+    delete: printedOnce(async (id: string, props: Values) => {
+      await handlers.remove(ctx, { name: nameIn(props), id, state: props });
+    }),
+  } satisfies pulumi.dynamic.ResourceProvider<Values & DynamicKeys, Values>;
+}
+
+/** What the engine stores for the resource: the lifecycle's values, and the logical name beside them. */
+function kept(values: object, name: string | undefined): Values {
+  return withName(values as Values, name);
 }
 
 /**
  * A `PartialFailure` in the shape the dynamic-provider server turns into a partial failure: the
  * engine records `id` with `properties` as the outputs and shows `reasons` (not `message`). The
- * server does not add `__provider` to those properties, and later reads and deletes need it.
+ * server does not add `__provider` to those properties, and later reads and deletes need it, as
+ * they need the name.
  */
-async function recordedOnFailure<R>(provider: string, operation: () => Promise<R>): Promise<R> {
+async function recordedOnFailure<R>(provider: string, name: string | undefined, operation: () => Promise<R>): Promise<R> {
   try {
     return await operation();
   } catch (error) {
     if (!(error instanceof PartialFailure)) throw error;
     throw Object.assign(new Error(error.message), {
       id: error.id,
-      properties: { ...error.outputs, __provider: provider },
+      properties: { ...withName(error.outputs, name), __provider: provider },
       reasons: [error.message],
     });
   }
 }
 
-/** An error meant for the user is printed once, by the engine; a bug (TypeError, RangeError, ReferenceError) keeps its stack. */
+/** An error meant for the user is printed once, by the engine; a bug keeps its stack trace (`isBug`). */
 function printedOnce<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await method(...args);
     } catch (error) {
-      if (error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError) && !(error instanceof ReferenceError)) {
-        expectPrintOf(error);
-      }
+      if (error instanceof Error && !isBug(error)) expectPrintOf(error);
       throw error;
     }
   };

@@ -1,5 +1,5 @@
 /**
- * The dynamic-provider process's one context (`provider/context.ts`), shared by the Product, Site
+ * The dynamic-provider process's one context (`resources/context.ts`), shared by the Product, Site
  * and Task modules the engine loads into it. Messages go through Pulumi's log functions, which
  * print: a dynamic provider has no engine connection, and the CLI shows what its plugin prints
  * (as `info: [runtime] …` / `warning: [runtime] …`, under the stack).

@@ -28,7 +28,7 @@ export async function forResource<T>(urn: string, work: () => Promise<T>): Promi
   }
 }
 
-/** A sink for the context's messages (`provider/context.ts`) that logs through the engine at `address`. */
+/** A sink for the context's messages (`resources/context.ts`) that logs through the engine at `address`. */
 export function engineSink(address: string): MessageSink {
   const engine = new EngineClient(address, grpc.credentials.createInsecure());
   return (severity, message) => {

@@ -17,11 +17,7 @@ export async function main(args: string[]): Promise<void> {
   }
   // One context per plugin process: each provider resource (the default one, each explicit one) gets its own process.
   const ctx = new ProviderContext({ sink: engineSink(engineAddress), urn: currentUrn });
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
-  server.addService(ResourceProviderService, providerService(ctx) as grpc.UntypedServiceImplementation);
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
-  });
+  const { port } = await serve(ctx);
   // The engine reads this line.
   process.stdout.write(`${port}\n`);
   // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) has nobody left to
@@ -30,6 +26,20 @@ export async function main(args: string[]): Promise<void> {
   setInterval(() => {
     if (process.ppid !== parent) process.exit(0);
   }, 1000).unref();
+}
+
+/**
+ * The provider's gRPC service for `ctx` on a free loopback port: the plugin's server, and the one
+ * the in-process tests (test/plugin/server.test.ts) speak to.
+ */
+export async function serve(ctx: ProviderContext): Promise<{ server: grpc.Server; port: number }> {
+  // The Pulumi SDK's own limit for engine messages (runtime/settings.js: 400 MB, not gRPC's default 4 MB).
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
+  server.addService(ResourceProviderService, providerService(ctx) as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  return { server, port };
 }
 
 if (require.main === module) {

@@ -1,11 +1,11 @@
 /**
- * The plugin's Pulumi package schema, generated from the same field tables (`lifecycle/*`,
+ * The plugin's Pulumi package schema, generated from the same field tables (`resources/*`,
  * `settings.ts`) and zod schemas the checks use — never written by hand — so `pulumi package
  * get-schema`, preview's checks and docs/resources.md agree (`test/engine/plugin-schema.test.ts`).
  */
 import { z } from "zod";
 import { version } from "../../package.json";
-import type { InputField, ResourceFields } from "../resources/fields";
+import { jsonType, type InputField, type ResourceFields } from "../resources/fields";
 import { PRODUCT_FIELDS } from "../resources/product";
 import { SITE_FIELDS } from "../resources/site";
 import { TASK_FIELDS } from "../resources/task";
@@ -27,13 +27,6 @@ interface PropertySpec {
   description?: string;
   secret?: boolean;
   willReplaceOnChanges?: boolean;
-}
-
-/** The schema's type for a field, read from the JSON Schema zod gives for its schema. */
-function jsonType(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as { type?: string | string[] };
-  const types = (Array.isArray(json.type) ? json.type : [json.type]).filter((t) => t !== undefined && t !== "null");
-  return types[0] ?? "string";
 }
 
 function inputProperty(resource: string, field: InputField): PropertySpec {
@@ -94,8 +87,11 @@ function fieldSpec(schema: z.ZodType): { spec: PropertySpec; required: boolean }
   const named = NAMED_TYPES.get(inner);
   let spec: PropertySpec;
   if (named !== undefined) spec = { $ref: `#/types/${typeToken(named)}` };
-  else if (inner instanceof z.ZodArray) spec = { type: "array", items: fieldSpec(inner.element as z.ZodType).spec };
-  else if (inner instanceof z.ZodLiteral) spec = { type: typeof inner.value === "boolean" ? "boolean" : "string" };
+  else if (inner instanceof z.ZodArray) {
+    // `items` is a type in Pulumi's schema, which has no description: the CLI drops one, so none is served.
+    const { description: _element, ...items } = fieldSpec(inner.element as z.ZodType).spec;
+    spec = { type: "array", items };
+  } else if (inner instanceof z.ZodLiteral) spec = { type: typeof inner.value === "boolean" ? "boolean" : "string" };
   else spec = { type: jsonType(inner) };
   return { spec: { ...spec, ...(description !== undefined && { description }) }, required };
 }

@@ -1,7 +1,7 @@
 /**
  * `getProjects` / `getProject`: projects the token can act on, read with `projects.list` (every
  * cursor followed, ⌈N/100⌉ requests). Users refer to projects by name; `getProject` turns a name
- * into exactly one record. Arguments and results are declared once, in `provider/lookups.ts`.
+ * into exactly one record. Arguments and results are declared once, in `resources/lookups.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {

@@ -1,7 +1,7 @@
 /**
  * `getSites` / `getSite`: the sites of one project, read with `sites.list` (every cursor followed,
  * ⌈N/100⌉ requests). `getSite` picks exactly one by name, subdomain or default flag, to feed `Site`.
- * Arguments and results are declared once, in `provider/lookups.ts`.
+ * Arguments and results are declared once, in `resources/lookups.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { LOOKUPS, findSite, type GetSiteArgs, type GetSitesArgs, type GetSitesResult, type SiteInfo } from "../resources/lookups";

@@ -1,6 +1,6 @@
 /**
  * `Product`: a product record, created with POST and kept in line with one PATCH of exactly the
- * fields that changed. The lifecycle is `provider/product.ts`; the engine reaches it through
+ * fields that changed. The lifecycle is `resources/product/lifecycle.ts`; the engine reaches it through
  * `dynamic/product.ts`; this file is the typed surface: `ProductArgs` and the outputs are the
  * lifecycle's own types.
  */

@@ -1,7 +1,7 @@
 /**
  * `Site`: takes over an existing site and manages its name. The API cannot create or delete
  * sites; creating this resource renames the site, and deleting it restores the original name.
- * The lifecycle is `provider/site.ts`; the engine reaches it through `dynamic/site.ts`; this file
+ * The lifecycle is `resources/site.ts`; the engine reaches it through `dynamic/site.ts`; this file
  * is the typed surface: `SiteArgs` and the outputs are the lifecycle's own types.
  */
 import * as pulumi from "@pulumi/pulumi";

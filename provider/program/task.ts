@@ -1,7 +1,7 @@
 /**
  * `Task`: a scheduled prompt. The API can only create tasks, so every change replaces the task and
  * removing it only forgets it — the old task keeps running on the service, and preview and up say
- * so. The lifecycle is `provider/task.ts`; the engine reaches it through `dynamic/task.ts`; this
+ * so. The lifecycle is `resources/task.ts`; the engine reaches it through `dynamic/task.ts`; this
  * file is the typed surface: `TaskArgs` and the outputs are the lifecycle's own types.
  */
 import * as pulumi from "@pulumi/pulumi";

@@ -1,13 +1,35 @@
 /**
- * Errors the providers raise, and advice added to the client's errors. Advice wraps: the client's
- * error stays whole as the `cause` (its class, `code`, `mayHaveSucceeded`), and the message a user
- * reads is its message followed by the advice.
+ * The provider's error model, in one place. What fails an operation is one of four kinds, and each
+ * face turns each into what its server expects:
+ *
+ * | Kind | Class | Means | The user reads |
+ * |---|---|---|---|
+ * | the client's | `ServiceApiError` and subclasses (`../client`) | the service or the network said no | the client's message (its class, `code`, `status`, `mayHaveSucceeded` stay on the error) |
+ * | a refusal | `UserError` | something the user changes: an input, the program, the stack | one line naming the field or setting, the problem, what to do |
+ * | a partial failure | `PartialFailure` | the record exists, a later step failed | the message; the engine records `id` and `outputs` |
+ * | a bug | `ProviderError` (and `TypeError`, `RangeError`, …) | this package is wrong | the message and "please report"; the dynamic face keeps its stack trace |
+ *
+ * Advice (`withAdvice`) adds a sentence to any of them without changing what it is: the advised
+ * error is of the same class, with the same `code`, `status` and `mayHaveSucceeded`, and the
+ * original as its `cause`.
  */
+import { bugs } from "../../package.json";
 import { AuthenticationError, ConfigError, ConnectionError, NotFoundError } from "../client";
 
-/** A 404 from the API: the record is gone (or the token can no longer see it). */
-export function isNotFound(error: unknown): error is NotFoundError {
-  return error instanceof NotFoundError;
+/** A refusal: the message says what the user changes (an input, the program, the stack) and how. */
+export class UserError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A state this package should never reach: a bug, reported as one, with where to report it. */
+export class ProviderError extends Error {
+  constructor(what: string, options?: ErrorOptions) {
+    super(`${what} This is a bug in pulumi-serviceapi; please report it, with this message, at ${bugs.url}.`, options);
+    this.name = "ProviderError";
+  }
 }
 
 /**
@@ -26,28 +48,55 @@ export class PartialFailure extends Error {
   }
 }
 
-/** An error with advice: `cause` is the error itself, untouched. */
-export class AdvisedError extends Error {
-  constructor(
-    override readonly cause: Error,
-    readonly advice: string,
-  ) {
-    super(`${cause.message} ${advice}`, { cause });
-    this.name = cause.name;
-  }
+/** An error our code did not mean to raise: its stack trace is worth printing. */
+export function isBug(error: unknown): boolean {
+  return (
+    error instanceof ProviderError ||
+    error instanceof TypeError ||
+    error instanceof RangeError ||
+    error instanceof ReferenceError ||
+    error instanceof SyntaxError
+  );
 }
 
-/** `error` with `advice` after its message (a non-Error is left as it is). */
-export function withAdvice(error: unknown, advice: string): unknown {
-  return error instanceof Error ? new AdvisedError(error, advice) : error;
+/** A 404 from the API: the record is gone (or the token can no longer see it). */
+export function isNotFound(error: unknown): error is NotFoundError {
+  return error instanceof NotFoundError;
+}
+
+/** An error with advice: of its cause's class, with its cause's fields; `cause` is the error as it was thrown. */
+export type AdvisedError<E extends Error = Error> = E & { readonly advice: string; readonly cause: E };
+
+export function isAdvised(error: unknown): error is AdvisedError {
+  return error instanceof Error && Object.prototype.hasOwnProperty.call(error, "advice");
+}
+
+/**
+ * `error` with `advice` after its message. The copy keeps the class (`instanceof NotFoundError`,
+ * `instanceof PartialFailure` still hold) and every field the error carries (`code`, `status`,
+ * `mayHaveSucceeded`, a partial failure's `id`), so a face or a caller branches on it as on the
+ * original. A non-Error is left as it is.
+ */
+export function withAdvice<E>(error: E, advice: string): E | AdvisedError {
+  if (!(error instanceof Error)) return error;
+  const advised = Object.assign(Object.create(Object.getPrototypeOf(error) as object) as Error, error);
+  const message = `${error.message} ${advice}`;
+  const hidden = (value: unknown) => ({ value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperties(advised, {
+    message: hidden(message),
+    stack: hidden(error.stack?.replace(error.message, message)),
+    cause: hidden(error),
+    advice: hidden(advice),
+  });
+  return advised as unknown as AdvisedError;
 }
 
 /**
  * `pulumi refresh` and `pulumi destroy` run with the provider configuration recorded at the last
  * `pulumi up` (even one that failed), not the current stack config: after a token rotation or a
  * moved service, a 401, an unreachable service or a bad setting there usually means exactly that,
- * so the message says how to run them with the current one. Both faces apply it to every record
- * operation (create, read, update, delete).
+ * so the message says how to run them with the current one. Applied to every record operation
+ * (create, read, update, delete, import) by `withDefaults`, so both faces say it.
  */
 function configurationAdvice(error: unknown): string | undefined {
   if (error instanceof AuthenticationError) {
@@ -77,7 +126,7 @@ export function adviseOnFailure<A extends unknown[], R>(operation: (...args: A) 
     try {
       return await operation(...args);
     } catch (error) {
-      const advice = error instanceof AdvisedError ? undefined : configurationAdvice(error);
+      const advice = isAdvised(error) ? undefined : configurationAdvice(error);
       throw advice === undefined ? error : withAdvice(error, advice);
     }
   };

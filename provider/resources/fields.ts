@@ -1,9 +1,11 @@
 /**
  * A resource's fields as data: one table per resource drives its preview checks (`checks.ts`),
- * the plugin's schema (`plugin/schema.ts`) and the reference in docs/resources.md (kept in step
- * by `test/engine/plugin-schema.test.ts`), so the three cannot say different things.
+ * how its inputs are read back from the engine's values (`stored-state.ts`), the default diff
+ * (`with-defaults.ts`), the plugin's schema (`plugin/schema.ts`) and the reference in
+ * docs/resources.md (kept in step by `test/engine/plugin-schema.test.ts`), so none can say
+ * something different.
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 export interface InputField {
   /** The value's schema: the client's own, limits included. Its JSON Schema gives the plugin schema's type. */
@@ -43,4 +45,11 @@ export interface ResourceFields<Inputs = Record<string, unknown>> {
 /** Every property of the resource (inputs first), for the resource class. */
 export function propertyNames<I>(fields: ResourceFields<I>): string[] {
   return [...Object.keys(fields.inputs), ...Object.keys(fields.outputs)];
+}
+
+/** A field's type as the wire carries it (`string`, `boolean`, …), read from the JSON Schema zod gives for its schema. */
+export function jsonType(schema: z.ZodType): string {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as { type?: string | string[] };
+  const types = (Array.isArray(json.type) ? json.type : [json.type]).filter((t) => t !== undefined && t !== "null");
+  return types[0] ?? "string";
 }

@@ -5,6 +5,7 @@
  * project) without them: the program then supplies `projectId`.
  */
 import { uuid } from "../contract/schemas";
+import { UserError } from "./errors";
 
 export function projectAndRecordId(type: "Site", id: string, hint: Record<string, unknown>): { projectId: string; recordId: string };
 export function projectAndRecordId(
@@ -28,8 +29,8 @@ export function projectAndRecordId(
   if (parts.length === 2) [projectId, recordId] = parts as [string, string];
   else if (parts.length === 1 && typeof hint.projectId === "string") [projectId, recordId] = [hint.projectId, id];
   else if (parts.length === 1 && bareAllowed) [projectId, recordId] = [undefined, id];
-  else throw new Error(`${form}; this id has ${parts.length} part${parts.length === 1 ? "" : "s"}.`);
-  if (projectId !== undefined && !uuid.safeParse(projectId).success) throw new Error(`${form}; the projectId part is not a UUID.`);
-  if (!uuid.safeParse(recordId).success) throw new Error(`${form}; the ${type.toLowerCase()}Id part is not a UUID.`);
+  else throw new UserError(`${form}; this id has ${parts.length} part${parts.length === 1 ? "" : "s"}.`);
+  if (projectId !== undefined && !uuid.safeParse(projectId).success) throw new UserError(`${form}; the projectId part is not a UUID.`);
+  if (!uuid.safeParse(recordId).success) throw new UserError(`${form}; the ${type.toLowerCase()}Id part is not a UUID.`);
   return { projectId: projectId as string | undefined, recordId };
 }

@@ -1,20 +1,77 @@
 /**
- * The contract every resource's lifecycle meets, whatever face serves it: plain functions over
- * the values the engine hands over, with the process's context passed in. As in
- * pulumi-go-provider's `infer`, only `create` is required; a face supplies the rest's defaults
- * (`check`: the inputs as given; `read`: the stored state; `update`: the stored outputs; `remove`:
- * nothing; `importRecord`: "cannot be imported"). The types are ours, not `pulumi.dynamic.*`: the
- * plugin serves the same lifecycles without the dynamic-provider SDK.
+ * The contract every resource's lifecycle meets, whatever face serves it. As in
+ * pulumi-go-provider's `infer`, each operation takes one typed request and the process's context,
+ * and only `create` is required: `withDefaults` (`with-defaults.ts`) supplies the rest, the same for
+ * both faces, and is what a face calls.
+ *
+ * A request's inputs are already decoded by the resource's field table (`I` is its stored-inputs
+ * type: `Stored<ProductInputs>`, …); `olds` of a diff or update, and `state`, are the outputs the
+ * lifecycle itself wrote (`O`). `name` is the resource's logical name, which each face supplies
+ * (the plugin from the request or the URN, the dynamic face from the state: `stored-state.ts`);
+ * it names the resource in messages and is `undefined` only for state from before names were kept.
+ * Outputs carry no name: a face that must keep one in the state adds it.
+ *
+ * The types are ours, not `pulumi.dynamic.*`: the plugin serves the same lifecycles without the
+ * dynamic-provider SDK.
  */
 import type { ProviderContext } from "./context";
+import type { ResourceFields } from "./fields";
 
-/** Values as the engine hands them over: each lifecycle checks and narrows its own. */
+/** Values as the engine hands them over, before `withDefaults` decodes them. */
 export type Values = Record<string, unknown>;
 
 /** An input problem. `property` stays empty: the engine prints a named property's value beside it, and any value may be a secret. */
 export interface CheckFailure {
   property: string;
   reason: string;
+}
+
+interface Named {
+  /** The resource's logical name; `undefined` only in state from before names were kept. */
+  name: string | undefined;
+}
+
+/** `news` passed the field table's checks; `olds` are the inputs of the last `up` (`{}` for a new resource). */
+export interface CheckRequest<I> extends Named {
+  olds: Partial<I>;
+  news: I;
+}
+
+/**
+ * `planning`: `check` saw the resource in this command, so `news` is the program's; otherwise the
+ * engine is refreshing and `news` is what the state holds (any field may be missing then).
+ */
+export interface DiffRequest<I, O> extends Named {
+  id: string;
+  olds: O;
+  news: Partial<I>;
+  planning: boolean;
+}
+
+export interface CreateRequest<I> extends Named {
+  inputs: I;
+}
+
+export interface ReadRequest<O> extends Named {
+  id: string;
+  state: O;
+}
+
+export interface UpdateRequest<I, O> extends Named {
+  id: string;
+  olds: O;
+  news: I;
+}
+
+export interface DeleteRequest<O> extends Named {
+  id: string;
+  state: O;
+}
+
+/** `pulumi import` (or `--import-pending-creates`): the id the user gave, and whatever inputs the engine still has. */
+export interface ImportRequest extends Named {
+  id: string;
+  hint: Values;
 }
 
 export interface DiffResult {
@@ -36,22 +93,24 @@ export interface ReadResult<Outputs> {
 }
 
 /**
- * `Outputs` is what the lifecycle stores. Its methods are declared as methods (not properties), so a
- * `Lifecycle<ProductOutputs>` is also a `Lifecycle` to a face that only passes values through.
+ * `I`: the stored inputs (decoded by `fields`); `O`: what the lifecycle stores as outputs.
+ * What each operation may leave for a later one of the same command is listed in `ledger.ts`.
  */
-export interface Lifecycle<Outputs extends object = object> {
-  /** Every problem with the inputs — before any write; a read only where a problem can be seen no other way — and the inputs as stored. */
-  check?(ctx: ProviderContext, olds: Values, news: Values): Promise<{ inputs: Values; failures: CheckFailure[] }>;
-  /** What an update would change, and what forces a replacement. */
-  diff?(ctx: ProviderContext, id: string, olds: Outputs, news: Values): Promise<DiffResult>;
-  create(ctx: ProviderContext, inputs: Values): Promise<{ id: string; outs: Outputs }>;
-  /** The live record, and the inputs that match it (so a refresh names what drifted); `{}` when it is gone. */
-  read?(ctx: ProviderContext, id: string, props: Outputs): Promise<ReadResult<Outputs>>;
-  update?(ctx: ProviderContext, id: string, olds: Outputs, news: Values): Promise<{ outs: Outputs }>;
-  remove?(ctx: ProviderContext, id: string, props: Outputs): Promise<void>;
+export interface Lifecycle<I extends object, O extends object> {
+  /** The resource's field table: its type name, its checks, how its inputs are decoded, the default diff. */
+  readonly fields: ResourceFields<I>;
   /**
-   * An existing record taken into a stack by `pulumi import` (or `--import-pending-creates`): found
-   * from the id alone, with whatever inputs the engine still has (`hint`).
+   * Problems only a read can show (the table's own checks ran already and passed), each naming the
+   * field: a failed check stops the preview before any write.
    */
-  importRecord?(ctx: ProviderContext, id: string, hint: Values): Promise<ReadResult<Outputs>>;
+  check?(ctx: ProviderContext, req: CheckRequest<I>): Promise<CheckFailure[]>;
+  /** What an update would change, and what forces a replacement. Sends nothing but a read to preview an adoption. */
+  diff?(ctx: ProviderContext, req: DiffRequest<I, O>): Promise<DiffResult>;
+  create(ctx: ProviderContext, req: CreateRequest<I>): Promise<{ id: string; outs: O }>;
+  /** The live record, and the inputs that match it (so a refresh names what drifted); `{}` when it is gone. */
+  read?(ctx: ProviderContext, req: ReadRequest<O>): Promise<ReadResult<O>>;
+  update?(ctx: ProviderContext, req: UpdateRequest<I, O>): Promise<{ outs: O }>;
+  remove?(ctx: ProviderContext, req: DeleteRequest<O>): Promise<void>;
+  /** An existing record taken into a stack, found from the id alone. */
+  importRecord?(ctx: ProviderContext, req: ImportRequest): Promise<ReadResult<O>>;
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ServiceApiClient } from "../client";
 import { parseWithIssues } from "../contract/issues";
+import { UserError } from "./errors";
 import { requireId } from "./omitted-id";
 
 /*
@@ -123,12 +124,7 @@ export const LOOKUPS = {
 };
 
 /** A lookup that found no record, several, or was asked wrongly; its message names the function. */
-export class LookupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "LookupError";
-  }
-}
+export class LookupError extends UserError {}
 
 /** Every project the token can act on (every cursor followed: ⌈N/100⌉ requests). */
 export async function listProjects(client: ServiceApiClient, workspaceId?: string): Promise<ProjectInfo[]> {

@@ -4,12 +4,10 @@
  */
 import type { ProviderContext } from "./context";
 import { docsLink } from "./docs-link";
-import { NAME_KEY, type Named } from "./stored-state";
 
-/** `Product "pro" (id 0b3f…)`, or `Product 0b3f…` for state written before the name was carried. */
-export function label(type: string, id: string, props: Named | undefined): string {
-  const name = props?.[NAME_KEY];
-  return typeof name === "string" ? `${type} ${JSON.stringify(name)} (id ${id})` : `${type} ${id}`;
+/** `Product "pro" (id 0b3f…)`, or `Product 0b3f…` for state written before the name was kept. */
+export function label(type: string, id: string, name: string | undefined): string {
+  return name !== undefined ? `${type} ${JSON.stringify(name)} (id ${id})` : `${type} ${id}`;
 }
 
 /**
@@ -18,8 +16,7 @@ export function label(type: string, id: string, props: Named | undefined): strin
  * which outlives the runner — names every record it made, so each can be taken over with
  * `adoptId` instead of being created twice (docs/recovery.md).
  */
-export function logCreated(ctx: ProviderContext, type: string, id: string, props: Named): void {
-  const name = props[NAME_KEY];
+export function logCreated(ctx: ProviderContext, type: string, id: string, name: string | undefined): void {
   ctx.info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
 }
 

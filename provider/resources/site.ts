@@ -10,14 +10,24 @@ import type { Site } from "../client";
 import { requireId } from "./omitted-id";
 import { z } from "zod";
 import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
-import { Failures, checkInputs, isUnknown } from "./checks";
+import { isUnknown } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
-import { isNotFound } from "./errors";
+import { UserError, isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { announceDiff, label } from "./messages";
-import { DECLARED, NAME_KEY, cleanInputs, declaredKeys, named, refreshedInputs, type Named, type Stored } from "./stored-state";
+import { DECLARED, declaredKeys, refreshedInputs, type Stored } from "./stored-state";
 import type { ProviderContext } from "./context";
-import type { Lifecycle, Values } from "./lifecycle";
+import type {
+  CheckFailure,
+  CheckRequest,
+  CreateRequest,
+  DeleteRequest,
+  DiffRequest,
+  ImportRequest,
+  Lifecycle,
+  ReadRequest,
+  UpdateRequest,
+} from "./lifecycle";
 
 /** What a program declares for a site (`SiteArgs` is this with `Input<…>` values). */
 export interface SiteInputs {
@@ -31,9 +41,9 @@ export interface SiteInputs {
   restoreNameOnDelete?: boolean;
 }
 
-type Desired = Stored<SiteInputs> & Named;
+type Desired = Stored<SiteInputs>;
 
-export interface SiteOutputs extends Named {
+export interface SiteOutputs {
   projectId: string;
   siteId: string;
   name: string;
@@ -122,51 +132,44 @@ async function rename(ctx: ProviderContext, projectId: string, siteId: string, n
   return site;
 }
 
-async function check(ctx: ProviderContext, olds: Values, news: Values) {
-  ctx.settings();
-  const failures = new Failures();
-  checkInputs(failures, SITE_FIELDS, news);
-  const inputs = cleanInputs<SiteInputs>(news, INPUT_KEYS);
-  ctx.noteChecked("Site", inputs[NAME_KEY]);
-  // About to take a site over (a new resource, or siteId/projectId changed): it must be in that
-  // project. Finding out is a read (the project's listing, which the create then reuses), so it
-  // fails the preview, not the deploy.
-  const before = cleanInputs<SiteInputs>(olds, INPUT_KEYS);
-  const takesOver = before.siteId !== inputs.siteId || before.projectId !== inputs.projectId;
-  if (failures.list.length === 0 && takesOver && !isUnknown(inputs.siteId) && !isUnknown(inputs.projectId)) {
-    const { site, count } = await findSite(ctx, inputs.projectId, inputs.siteId);
-    if (!site) {
-      failures.add(
-        "siteId",
-        `is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
-          "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)",
-      );
-    }
-  }
-  return { inputs, failures: failures.list };
+/**
+ * About to take a site over (a new resource, or siteId/projectId changed): it must be in that
+ * project. Finding out is a read (the project's listing, which the create then reuses), so it fails
+ * the preview, not the deploy.
+ */
+async function check(ctx: ProviderContext, { olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+  const takesOver = olds.siteId !== news.siteId || olds.projectId !== news.projectId;
+  if (!takesOver || isUnknown(news.siteId) || isUnknown(news.projectId)) return [];
+  const { site, count } = await findSite(ctx, news.projectId, news.siteId);
+  if (site) return [];
+  return [
+    {
+      property: "",
+      reason:
+        `siteId is not a site of the project given as projectId: sites.list returned ${count} site${count === 1 ? "" : "s"} ` +
+        "for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain)",
+    },
+  ];
 }
 
-async function diff(ctx: ProviderContext, id: string, olds: SiteOutputs, news: Values) {
-  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
-  const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && desired[k] !== olds[k]);
-  if (replaces.length === 0 && desired.name !== olds.name)
-    announceDiff(ctx, label("Site", id, olds), ["name"], ctx.wasChecked("Site", desired[NAME_KEY]));
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<Desired, SiteOutputs>) {
+  const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && news[k] !== olds[k]);
+  if (replaces.length === 0 && news.name !== olds.name) announceDiff(ctx, label("Site", id, name), ["name"], planning);
   const changed = [
     ...replaces,
-    ...(desired.name !== olds.name ? ["name"] : []),
-    ...((desired.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
+    ...(news.name !== olds.name ? ["name"] : []),
+    ...((news.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
   ];
-  const changes = changed.length > 0 || declaredKeys(desired).join() !== (olds[DECLARED] ?? []).join();
+  const changes = changed.length > 0 || declaredKeys(news).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces, changed };
 }
 
-async function create(ctx: ProviderContext, inputs: Values) {
-  const desired = cleanInputs<SiteInputs>(inputs, INPUT_KEYS);
+async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
   const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
   if (!site) {
     // Checked at preview; the site left the project since.
-    throw new Error(
-      `${label("Site", desired.siteId, desired)}: siteId is not a site of the project given as projectId: sites.list returned ` +
+    throw new UserError(
+      `${label("Site", desired.siteId, name)}: siteId is not a site of the project given as projectId: sites.list returned ` +
         `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`,
     );
   }
@@ -175,27 +178,24 @@ async function create(ctx: ProviderContext, inputs: Values) {
   return { id: site.id, outs: outputs(current, desired, originalName) };
 }
 
-async function update(ctx: ProviderContext, id: string, olds: SiteOutputs, news: Values) {
-  const desired = cleanInputs<SiteInputs>(news, INPUT_KEYS);
+async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, SiteOutputs>) {
   // Only restoreNameOnDelete changed: record it without a request.
-  if (desired.name === olds.name) {
-    return {
-      outs: { ...olds, ...named(desired), restoreNameOnDelete: desired.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(desired) },
-    };
+  if (news.name === olds.name) {
+    return { outs: { ...olds, restoreNameOnDelete: news.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(news) } };
   }
-  const site = await rename(ctx, desired.projectId, id, desired.name);
-  ctx.info(`updated ${label("Site", id, desired)}: sent PATCH {name}.`);
-  return { outs: outputs(site, desired, olds.originalName) };
+  const site = await rename(ctx, news.projectId, id, news.name);
+  ctx.info(`updated ${label("Site", id, name)}: sent PATCH {name}.`);
+  return { outs: outputs(site, news, olds.originalName) };
 }
 
 /** Drift in `name` (and a vanished site) from the shared per-project listing. */
-async function read(ctx: ProviderContext, id: string, props: SiteOutputs) {
-  const { site } = await findSite(ctx, props.projectId, props.siteId ?? id);
+async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs>) {
+  const { site } = await findSite(ctx, state.projectId, state.siteId ?? id);
   if (!site) return {};
-  const stored = { projectId: props.projectId, siteId: props.siteId, restoreNameOnDelete: props.restoreNameOnDelete, ...named(props) };
+  const stored = { projectId: state.projectId, siteId: state.siteId, restoreNameOnDelete: state.restoreNameOnDelete };
   const refreshed = {
-    ...outputs(site, stored as Desired, props.originalName ?? null),
-    [DECLARED]: props[DECLARED] ?? ["name", "projectId", "siteId"],
+    ...outputs(site, stored as Desired, state.originalName ?? null),
+    [DECLARED]: state[DECLARED] ?? ["name", "projectId", "siteId"],
   };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
@@ -205,9 +205,9 @@ async function read(ctx: ProviderContext, id: string, props: SiteOutputs) {
  * Gives the site its original name back, judged by the live record (from the shared listing), not
  * by the state: the site may have been renamed behind Pulumi's back since the last refresh.
  */
-async function remove(ctx: ProviderContext, id: string, props: SiteOutputs): Promise<void> {
-  const name = label("Site", id, props);
-  if (ctx.importedThisRun("Site", props.siteId ?? id)) {
+async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: DeleteRequest<SiteOutputs>): Promise<void> {
+  const name = label("Site", id, logicalName);
+  if (ctx.ledger.importedThisRun("Site", props.siteId ?? id)) {
     ctx.info(
       `${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`,
     );
@@ -259,7 +259,6 @@ function outputs(site: Site, desired: Desired, originalName: string | null): Sit
     originalName,
     restoreNameOnDelete: desired.restoreNameOnDelete ?? true,
     [DECLARED]: declaredKeys(desired),
-    ...named(desired),
   };
 }
 
@@ -267,19 +266,19 @@ function outputs(site: Site, desired: Desired, originalName: string | null): Sit
  * Takes an existing site into the stack under its current name, which is also the name it gets
  * back on delete (its name before someone else renamed it cannot be known).
  */
-async function importRecord(ctx: ProviderContext, id: string, hint: Values) {
+async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   const { projectId, recordId } = projectAndRecordId("Site", id, hint);
   const { site, count } = await findSite(ctx, projectId, recordId);
   if (!site) {
-    throw new Error(
+    throw new UserError(
       `Site ${recordId} is not in project ${projectId}: sites.list returned ${count} sites for that project and none has this id, ` +
         "so it cannot be imported.",
     );
   }
-  ctx.noteImported("Site", site.id);
-  const live = { projectId, siteId: site.id, name: site.name ?? "", ...named(hint as Named) };
+  ctx.ledger.noteImported("Site", site.id);
+  const live = { projectId, siteId: site.id, name: site.name ?? "" };
   const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live) };
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 
-export const site: Lifecycle<SiteOutputs> = { check, diff, create, read, update, remove, importRecord };
+export const site: Lifecycle<Desired, SiteOutputs> = { fields: SITE_FIELDS, check, diff, create, read, update, remove, importRecord };

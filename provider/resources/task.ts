@@ -6,16 +6,25 @@
  */
 import type { Task } from "../client";
 import { CreateTaskBody, uuid } from "../contract/schemas";
-import { nextRun, validateRecurrence } from "../contract/rrule";
+import { nextRun } from "../contract/rrule";
 import { requireId } from "./omitted-id";
-import { Failures, UNKNOWN, checkInputs } from "./checks";
+import { UNKNOWN } from "./checks";
 import { propertyNames, type ResourceFields } from "./fields";
-import { PartialFailure } from "./errors";
+import { PartialFailure, UserError } from "./errors";
 import { label, logCreated } from "./messages";
-import { NAME_KEY, cleanInputs, type Named } from "./stored-state";
+import type { Stored } from "./stored-state";
 import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
 import type { ProviderContext } from "./context";
-import type { Lifecycle, Values } from "./lifecycle";
+import type {
+  CheckFailure,
+  CheckRequest,
+  CreateRequest,
+  DeleteRequest,
+  DiffRequest,
+  ImportRequest,
+  Lifecycle,
+  UpdateRequest,
+} from "./lifecycle";
 
 /** What a program declares for a task (`TaskArgs` is this with `Input<…>` values). Every change replaces the task. */
 export interface TaskInputs {
@@ -37,7 +46,9 @@ export interface TaskInputs {
   adoptId?: string;
 }
 
-export interface TaskOutputs extends TaskInputs, Named {
+type Desired = Stored<TaskInputs>;
+
+export interface TaskOutputs extends TaskInputs {
   /** When the service will run the task next, as it reported at create. */
   nextRunAt: string | null;
   createdAt: string | null;
@@ -95,15 +106,10 @@ const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
 /** Every property of the resource, for the resource class. */
 export const TASK_OUTPUTS = propertyNames(TASK_FIELDS);
 
-async function check(ctx: ProviderContext, olds: Values, news: Values) {
-  ctx.settings();
-  ctx.noteChecked("Task", (news as Named)[NAME_KEY]);
-  const failures = new Failures();
-  checkInputs(failures, TASK_FIELDS, news);
-  // An adopted task is not created, so its schedule is not judged again.
-  if (failures.list.length === 0 && news.adoptId === undefined && willCreate(olds, news))
-    checkSchedule(failures, news.scheduledAt, news.rrule);
-  return { inputs: cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS), failures: failures.list };
+/** The schedule, judged now, when a task will be created: an adopted task is not, so its schedule is not judged again. */
+async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+  if (news.adoptId !== undefined || !willCreate(olds, news)) return [];
+  return scheduleFailures(news.scheduledAt, news.rrule);
 }
 
 /**
@@ -111,55 +117,53 @@ async function check(ctx: ProviderContext, olds: Values, news: Values) {
  * differs. Only then do the time-dependent checks apply: a series that has ended since the task
  * was created must not fail every later preview of a stack that does not touch it.
  */
-function willCreate(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+function willCreate(olds: Partial<Desired>, news: Desired): boolean {
   return TASK_BODY_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
 }
 
 /** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
-function checkSchedule(failures: Failures, scheduledAt: unknown, rrule: unknown): void {
-  if (typeof scheduledAt !== "string" || scheduledAt === UNKNOWN || rrule === UNKNOWN) return;
-  if (typeof rrule === "string" && validateRecurrence(rrule) !== undefined) return;
+function scheduleFailures(scheduledAt: string, rrule: string | undefined): CheckFailure[] {
+  if (scheduledAt === UNKNOWN || rrule === UNKNOWN) return [];
+  // An rrule the table's schema refused was reported already; this one is valid.
   const now = new Date();
-  const next = nextRun(scheduledAt, rrule as string | undefined, now);
-  if (!next.ok) {
-    failures.add(next.field, next.problem);
-    return;
-  }
+  const next = nextRun(scheduledAt, rrule, now);
+  if (!next.ok) return [{ property: "", reason: `${next.field} ${next.problem}` }];
   if (rrule === undefined && new Date(next.nextRunAt) < now) {
-    failures.add("scheduledAt", "is in the past, so a one-off task would never run; choose a future time, or add an rrule");
+    return [
+      { property: "", reason: "scheduledAt is in the past, so a one-off task would never run; choose a future time, or add an rrule" },
+    ];
   }
+  return [];
 }
 
 /**
  * Any change replaces the task; the old one cannot be removed from the service, so say which.
  * `adoptId` replaces only when it names another task (removing it, or the task's own id, is nothing).
  */
-async function diff(ctx: ProviderContext, id: string, olds: TaskOutputs, news: Values) {
-  const desired = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS);
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<Desired, TaskOutputs>) {
   if (isUnconfirmed(olds)) {
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
-    if (!ctx.wasChecked("Task", desired[NAME_KEY])) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
-    if (desired.adoptId === undefined) throw refusal(ctx, "Task", olds[NAME_KEY] ?? id, olds);
+    if (!planning) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
+    if (news.adoptId === undefined) throw refusal(ctx, "Task", name ?? id, olds);
     return { changes: true, replaces: ["adoptId"], changed: ["adoptId"], deleteBeforeReplace: false };
   }
-  const replaces: string[] = TASK_BODY_KEYS.filter((k) => desired[k] !== olds[k]);
-  if (desired.adoptId !== undefined && desired.adoptId !== id) replaces.push("adoptId");
+  const replaces: string[] = TASK_BODY_KEYS.filter((k) => news[k] !== olds[k]);
+  if (news.adoptId !== undefined && news.adoptId !== id) replaces.push("adoptId");
   if (replaces.length > 0) {
     ctx.warn(
-      `${label("Task", id, desired)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
+      `${label("Task", id, name)} will be replaced because ${replaces.join(", ")} changed. Tasks cannot be changed ` +
         `or deleted through the API: task ${id} keeps running on the service beside the new task.`,
     );
   }
-  const adoptIdChanged = !replaces.includes("adoptId") && (desired.adoptId ?? null) !== (olds.adoptId ?? null);
+  const adoptIdChanged = !replaces.includes("adoptId") && (news.adoptId ?? null) !== (olds.adoptId ?? null);
   const changed = [...replaces, ...(adoptIdChanged ? ["adoptId"] : [])];
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
-async function create(ctx: ProviderContext, inputs: Values) {
-  const desired = cleanInputs<TaskInputs>(inputs, TASK_INPUT_KEYS);
-  const { [NAME_KEY]: _name, adoptId, ...body } = desired;
+async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
+  const { adoptId, ...body } = desired;
   if (adoptId !== undefined) {
-    ctx.info(`adopted ${label("Task", adoptId, desired)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
+    ctx.info(`adopted ${label("Task", adoptId, name)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
     return { id: adoptId, outs: { ...desired, nextRunAt: null, createdAt: null, updatedAt: null } };
   }
   let task: Task;
@@ -172,7 +176,7 @@ async function create(ctx: ProviderContext, inputs: Values) {
     throw new PartialFailure(
       placeholderId(),
       { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
-      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", desired[NAME_KEY] ?? "(unnamed)")}`,
+      `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", name ?? "(unnamed)")}`,
     );
   }
   const { id } = requireId(
@@ -182,7 +186,7 @@ async function create(ctx: ProviderContext, inputs: Values) {
     "Pulumi needs it as the resource id, so the task is not in this stack, " +
       "but it was created: check the service before running `pulumi up` again, which would create another one.",
   );
-  logCreated(ctx, "Task", id, desired);
+  logCreated(ctx, "Task", id, name);
   return { id, outs: outputs(task, desired) };
 }
 
@@ -190,28 +194,27 @@ async function create(ctx: ProviderContext, inputs: Values) {
  * Reached only when `adoptId` is removed or set to the task's own id (every other change replaces):
  * the new inputs are recorded, nothing is sent.
  */
-async function update(ctx: ProviderContext, id: string, olds: TaskOutputs, news: Values) {
-  if (isUnconfirmed(olds)) throw refusal(ctx, "Task", olds[NAME_KEY] ?? id, olds);
+async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, TaskOutputs>) {
+  if (isUnconfirmed(olds)) throw refusal(ctx, "Task", name ?? id, olds);
   const { adoptId: _adoptId, ...kept } = olds;
-  const adoptId = cleanInputs<TaskInputs>(news, TASK_INPUT_KEYS).adoptId;
-  return { outs: { ...kept, ...(adoptId !== undefined && { adoptId }) } };
+  return { outs: { ...kept, ...(news.adoptId !== undefined && { adoptId: news.adoptId }) } };
 }
 
-async function remove(ctx: ProviderContext, id: string, props: TaskOutputs): Promise<void> {
-  if (isUnconfirmed(props)) {
+async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<TaskOutputs>): Promise<void> {
+  if (isUnconfirmed(state)) {
     ctx.info(
-      `${label("Task", id, props)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
+      `${label("Task", id, name)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
         "If that create did reach the service and the task was not adopted, it runs there.",
     );
     return;
   }
   ctx.warn(
-    `${label("Task", id, props)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
+    `${label("Task", id, name)} was removed from the stack only; nothing sent. The API cannot delete tasks: ` +
       "it keeps running on the service; remove it there if it should stop.",
   );
 }
 
-function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
+function outputs(task: Task, desired: Desired): TaskOutputs {
   // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
   return {
     ...desired,
@@ -222,8 +225,8 @@ function outputs(task: Task, desired: TaskInputs & Named): TaskOutputs {
 }
 
 /** The API cannot read a task, so there is nothing to import from. */
-async function importRecord(ctx: ProviderContext, id: string): Promise<never> {
-  throw new Error(
+async function importRecord(_ctx: ProviderContext, { id }: ImportRequest): Promise<never> {
+  throw new UserError(
     `Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
       "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).",
   );
@@ -232,4 +235,4 @@ async function importRecord(ctx: ProviderContext, id: string): Promise<never> {
 /**
  * No `read`: the API cannot read a task, so refresh keeps the stored state (each face's default).
  */
-export const task: Lifecycle<TaskOutputs> = { check, diff, create, update, remove, importRecord };
+export const task: Lifecycle<Desired, TaskOutputs> = { fields: TASK_FIELDS, check, diff, create, update, remove, importRecord };

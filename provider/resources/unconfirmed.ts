@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { ServiceApiError } from "../client";
 import type { ProviderContext } from "./context";
 import { docsLink } from "./docs-link";
+import { UserError } from "./errors";
 import { replaceCommand } from "./messages";
 
 /** The hidden output (the CLI hides `__` keys) that marks the placeholder. */
@@ -58,14 +59,14 @@ export function recordedAsUnconfirmed(ctx: ProviderContext, type: "Product" | "T
 }
 
 /** The refusal every later diff of the placeholder gives, naming the resource and both ways out. */
-export function refusal(ctx: ProviderContext, type: "Product" | "Task", name: string, props: object): Error {
+export function refusal(ctx: ProviderContext, type: "Product" | "Task", name: string, props: object): UserError {
   const { operation, at } = (props as Record<string, UnconfirmedCreate>)[UNCONFIRMED]!;
   const find =
     type === "Product"
       ? "find it in the service's UI (the API cannot list products; its title is the one declared, and an earlier run's output may have a line " +
         "`serviceapi: created Product …` with its id)"
       : "find it in the service's UI (the API cannot list tasks)";
-  return new Error(
+  return new UserError(
     `${type} ${JSON.stringify(name)}: an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer, so it may exist ` +
       `on the service; it is not created again by itself. If it exists, ${find} and set \`adoptId: "<its id>"\` on this ${type}, then run ` +
       `\`pulumi up\`: it is taken over, nothing is created. If it does not exist, create it anew: ${replaceCommand(ctx)}. ` +

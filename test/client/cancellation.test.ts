@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider";
+import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider/client";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 
@@ -13,7 +13,7 @@ describe("per-request options and cancellation", () => {
     // The server would hold it 60 s: had the abort not stopped it, the test would time out.
     sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 60_000 });
     const pending = rejectionOf(client.listProjects({}, { signal: controller.signal }).toArray());
-    await until(() => sim.requests("projects.list").some((r) => r.status === null));
+    await until("the listing to reach the service", () => sim.requests("projects.list").some((r) => r.status === null));
     controller.abort();
     const err = await pending;
     expect(err).toBeInstanceOf(AbortError);
@@ -26,7 +26,7 @@ describe("per-request options and cancellation", () => {
     const { client } = clientFor(sim);
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 60_000 });
     const pending = rejectionOf(client.createProduct({ title: "x", projectId: P }, { signal: controller.signal }));
-    await until(() => sim.requests("products.create").some((r) => r.status === null));
+    await until("the create to reach the service", () => sim.requests("products.create").some((r) => r.status === null));
     controller.abort();
     const err = await pending;
     expect(err).toBeInstanceOf(AbortError);

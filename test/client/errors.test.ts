@@ -13,7 +13,7 @@ import {
   ServiceApiClient,
   ServiceApiError,
   ServiceUnavailableError,
-} from "../../provider";
+} from "../../provider/client";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
 

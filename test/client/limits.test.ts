@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RequestValidationError, type ServiceApiClient } from "../../provider";
+import { RequestValidationError, type ServiceApiClient } from "../../provider/client";
 import { DEFAULT_IDS, type Simulator } from "../../simulator";
 import { clientFor, envelope, raw, rejectionOf, simulator } from "../helpers";
 
@@ -13,7 +13,6 @@ const NOT_RFC3986 = [
   "https://shop.example.com/a|b",
 ];
 
-/** The client refuses before sending: the simulator saw no request. */
 /** List queries are checked when the list is made, before any iteration. */
 function refusedAtCreation(sim: Simulator, make: () => unknown, message: string): void {
   const before = sim.requests().length;
@@ -22,6 +21,7 @@ function refusedAtCreation(sim: Simulator, make: () => unknown, message: string)
   expect(sim.requests().length).toBe(before);
 }
 
+/** The client refuses before sending: the simulator saw no request. */
 async function refusedBeforeSending(sim: Simulator, call: Promise<unknown>, message: string): Promise<void> {
   const before = sim.requests().length;
   const err = await rejectionOf(call);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator";
 import { clientFor, simulator } from "../helpers";
+import { nextWeeklyAt } from "../support/time";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -69,7 +70,9 @@ describe("each operation against the simulator", () => {
   });
 
   it("tasks.create: POST /v1/tasks; a one-off task runs at scheduledAt", async () => {
-    const sim = await simulator();
+    // The service's clock at a fixed instant: createdAt is exactly it.
+    const now = "2029-06-01T12:34:56.789Z";
+    const sim = await simulator({ clock: { date: () => Date.parse(now) } });
     const { client } = clientFor(sim);
     const body = {
       title: "Weekly digest",
@@ -86,8 +89,8 @@ describe("each operation against the simulator", () => {
       emoji: "📰",
       rrule: "",
       nextRunAt: "2030-01-07T09:00:00.000Z",
-      createdAt: expect.any(String),
-      updatedAt: task.createdAt,
+      createdAt: now,
+      updatedAt: now,
     });
     const req = sim.requests("tasks.create")[0]!;
     expect(req).toMatchObject({ method: "POST", path: "/v1/tasks", body });
@@ -105,12 +108,9 @@ describe("each operation against the simulator", () => {
       rrule: "FREQ=WEEKLY;BYDAY=MO",
       projectId: DEFAULT_IDS.acmeWeb,
     });
-    const next = new Date(task.nextRunAt!);
     expect(task.rrule).toBe("FREQ=WEEKLY;BYDAY=MO");
-    expect(next.getUTCDay()).toBe(1);
-    expect(next.getUTCHours()).toBe(9);
-    expect(next.getTime()).toBeGreaterThanOrEqual(Date.now() - 1000);
-    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600 * 1000);
+    // "Now" is the service's: the createdAt it reports, read in the same moment as nextRunAt.
+    expect(task.nextRunAt).toBe(nextWeeklyAt(new Date(task.createdAt!), 1, 9).toISOString());
   });
 
   it("products.create: POST /api/v1/public/products with version 2026-06-27; starts as draft", async () => {

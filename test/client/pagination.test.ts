@@ -1,6 +1,6 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
-import { PaginationError, ServiceApiClient } from "../../provider";
+import { PaginationError, ServiceApiClient } from "../../provider/client";
 import { DEFAULT_IDS, defaultSeed, seedId } from "../../simulator";
 import { clientFor, raw, simulator } from "../helpers";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider";
+import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider/client";
 import { DEFAULT_IDS } from "../../simulator";
-import { ScaledClock, clientFor, simulator } from "../helpers";
+import { ScaledClock, clientFor, simulator, until } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 const MAY_HAVE_CREATED = "The request was not retried because the record may have been created: check for it before creating it again.";
@@ -38,12 +38,15 @@ describe("429: wait exactly Retry-After, for every operation", () => {
     expect(sent[1]).toBeGreaterThanOrEqual(retryAt);
   });
 
-  it("without Retry-After, backs off and retries", async () => {
+  it("without Retry-After, backs off (never below minRateLimitDelayMs, 250 ms) and retries", async () => {
     const sim = await simulator();
-    const { client } = clientFor(sim);
-    sim.addFault({ operation: "tasks.create", kind: "error", status: 429, times: 2 });
+    const clock = new ScaledClock();
+    const { client, events } = clientFor(sim, { clock });
+    sim.addFault({ operation: "tasks.create", kind: "error", status: 429, retryAfter: null, times: 2 });
     await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P });
     expect(sim.requests().map((r) => r.status)).toEqual([429, 429, 201]);
+    // The backoff (10 ms, then 20 ms at most, from initialRetryDelayMs 10) is raised to the floor.
+    expect(events.filter((e) => e.type === "retry").map((e) => (e as { delayMs: number }).delayMs)).toEqual([250, 250]);
     expect(sim.counts().tasks).toBe(1);
   });
 
@@ -74,10 +77,11 @@ describe("429: wait exactly Retry-After, for every operation", () => {
   });
 
   it("a real rate limit: 5 sequential calls under a limit of 2 per window all succeed", async () => {
-    const sim = await simulator();
-    // The simulator's window is real time (100 ms); its Retry-After says 1 s, which the client's clock, ten times fast, waits as 100 ms.
-    const { client } = clientFor(sim, { clock: new ScaledClock(10) });
-    sim.setRateLimit({ limit: 2, windowMs: 100 });
+    // The simulator and the client share one clock, ten times fast: the 1 s window and its "Retry-After: 1" take 100 ms.
+    const clock = new ScaledClock(10);
+    const sim = await simulator({ clock });
+    const { client } = clientFor(sim, { clock });
+    sim.setRateLimit({ limit: 2, windowMs: 1000 });
     for (let i = 0; i < 5; i++) await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
     const statuses = sim.requests().map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
@@ -148,7 +152,9 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const err = await client.createProduct({ title: "t", projectId: P }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as Error).message).toBe(`products.create failed: no response within 200 ms. ${MAY_HAVE_CREATED}`);
-    await new Promise((r) => setTimeout(r, 700));
+    // The simulator still processes the request once its delay is over (as a real server does); a retry
+    // would have been sent long before that, with a backoff of at most 50 ms.
+    await until("the delayed create to be processed", () => sim.counts().products > 0);
     expect(sim.requests()).toHaveLength(1);
     expect(sim.counts().products).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
-import { ServiceApiClient, type LogEvent } from "../../provider";
+import { ServiceApiClient, type LogEvent } from "../../provider/client";
 import { DEFAULT_IDS } from "../../simulator";
 
 const P = DEFAULT_IDS.acmeWeb;

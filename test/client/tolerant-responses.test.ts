@@ -1,6 +1,6 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
-import { ServiceApiClient, type ProductRecord as Product } from "../../provider";
+import { ServiceApiClient, type Product } from "../../provider/client";
 import { DEFAULT_IDS, defaultSeed } from "../../simulator";
 import { clientFor, simulator } from "../helpers";
 

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire, type EngineStack, type ProgramSpec } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, clockAt, expectFailure, wire, type EngineStack, type ProgramSpec } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -121,10 +121,13 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
 
   it("a task whose one-off time has passed since it was created does not fail later previews", async () => {
     const engine = await suite.newStack();
-    const soon = new Date(Date.now() + 15_000).toISOString();
-    await engine.setSpec({ tasks: { soon: { projectId: project, title: "Soon", prompt: "P", scheduledAt: soon } } });
-    await engine.up();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon) - Date.now() + 1000)));
+    const hour = 3_600_000;
+    // Half an hour ago: in the future for an up run with the engine's clock an hour back, past for the preview after it.
+    const scheduledAt = new Date(Date.now() - hour / 2).toISOString();
+    await engine.setSpec({ tasks: { soon: { projectId: project, title: "Soon", prompt: "P", scheduledAt } } });
+    const up = await engine.withEnv(clockAt(new Date(Date.now() - hour)), () => engine.up());
+    expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
+    expect(sim.tasks().map((t) => t.scheduledAt)).toContain(scheduledAt);
     sim.clearRequests();
     expect((await engine.preview()).result.changeSummary).toEqual({ same: 2 });
     expect(wire(sim)).toEqual([]);

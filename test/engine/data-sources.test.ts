@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite, step } from "./suite";
+import { simulator } from "../helpers";
+import { step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../support/engine";
 
 describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
@@ -13,7 +14,7 @@ describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, ()
   let engine: EngineStack;
 
   beforeAll(async () => {
-    sim = await simulatorForSuite();
+    sim = await simulator();
     engine = await EngineStack.create(sim);
   }, 30 * 60_000);
 

@@ -7,7 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { engineSuite, until } from "./suite";
+import { until } from "../support/async";
+import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import type { Simulator } from "../../simulator";
 import { postgresForSuite } from "./postgres";
-import { simulatorForSuite, step } from "./suite";
+import { simulator } from "../helpers";
+import { step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../support/engine";
 
 const WORKFLOW = join(REPO, "examples", "github-actions", "pulumi.yml");
@@ -64,7 +65,7 @@ for (const backend of ["file", "postgres"] as const) {
       let engine: EngineStack;
 
       beforeAll(async () => {
-        sim = await simulatorForSuite();
+        sim = await simulator();
         // As in the workflow: the token comes from the environment, not from stack config.
         engine = await EngineStack.create(sim, {
           program: join(REPO, "examples", "quickstart"),

@@ -9,7 +9,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { createdInOutput, engineSuite, killedUp, until } from "./suite";
+import { until } from "../support/async";
+import { createdInOutput, engineSuite, killedUp } from "./suite";
 import { ENGINE_TIMEOUT_MS, catalog } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeDocs;
@@ -31,9 +32,14 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
       const engine = await suite.newStack();
       const prefix = signal.toLowerCase();
       await engine.setSpec(catalog(project, 40, prefix));
-      sim.addFault({ operation: "products.create", kind: "delay", delayMs: 800, times: 1000 });
-      const run = engine.spawnCli(["up", "--yes", "--non-interactive"]);
-      await until("the first create", () => createdInOutput(run.output()).size > 0);
+      // Each create is held a second on the service, so creates are in flight when the signal comes.
+      sim.addFault({ operation: "products.create", kind: "delay", delayMs: 1000, times: 1000 });
+      // At most 4 creates at a time, whatever the machine (Pulumi's default is 4 per CPU, which could be all 40).
+      const run = engine.spawnCli(["up", "--yes", "--non-interactive", "--parallel", "4"]);
+      const inFlight = () => sim.requests("products.create").filter((r) => r.status === null);
+      // The signal comes once 4 creates have reached the service and none has been answered.
+      await until("4 creates in flight", () => inFlight().length === 4);
+      const interrupted = inFlight().map((r) => (r.body as { title: string }).title);
       process.kill(run.child.pid!, signal);
       expect(await run.exited).not.toBe(0);
       sim.clearFaults();
@@ -41,7 +47,8 @@ describe("an interrupted pulumi up", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
       const deployment = await engine.deployment();
       expect(deployment.pending_operations ?? []).toEqual([]);
       const recorded = (deployment.resources ?? []).filter((r) => r.type.endsWith(":Product"));
-      expect(recorded.length).toBeGreaterThan(0);
+      // Every create in flight at the signal finished and is in the state; the rest were never started.
+      expect(recorded.map((r) => r.inputs!.title)).toEqual(expect.arrayContaining(interrupted));
       expect(recorded.length).toBeLessThan(40);
       expect(onService(prefix)).toHaveLength(recorded.length);
 

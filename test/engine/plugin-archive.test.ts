@@ -12,7 +12,8 @@ import { version } from "../../package.json";
 import type { Simulator } from "../../simulator";
 import { buildPluginArchive, pluginArchiveName } from "../../scripts/build-plugin";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../support/engine";
-import { CATALOG_EXAMPLE_TITLES, productTitles, simulatorForSuite } from "./suite";
+import { simulator } from "../helpers";
+import { CATALOG_EXAMPLE_TITLES, productTitles, step } from "./suite";
 
 describe("the plugin archive, installed with pulumi plugin install --file", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
@@ -25,14 +26,14 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
 
   beforeAll(async () => {
     cliBin = (await pulumiCli()).bin;
-    sim = await simulatorForSuite();
+    sim = await simulator();
     mkdirSync(WORK, { recursive: true });
     scratch = mkdtempSync(join(WORK, "archive-"));
     archive = await buildPluginArchive(scratch);
     rebuilt = await buildPluginArchive(join(scratch, "again"));
     // A folder holding only `node` (this run's Node 24): what the machine needs besides the CLI. And
     // a broken plugin launcher on PATH: Pulumi prefers a plugin on PATH to an installed one unless
-    // PULUMI_IGNORE_AMBIENT_PLUGINS is set (as the README says), so runs fail if that stops working.
+    // PULUMI_IGNORE_AMBIENT_PLUGINS is set (as docs/plugin.md says), so runs fail if that stops working.
     nodeOnly = join(scratch, "node-bin");
     mkdirSync(nodeOnly);
     symlinkSync(process.execPath, join(nodeOnly, "node"));
@@ -54,57 +55,56 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("installs into an empty PULUMI_HOME as resource-serviceapi at the package's version", () => {
-    expect(archive.endsWith(pluginArchiveName(version))).toBe(true);
-    // A second build gives the same bytes (sorted entries, fixed owner and mtime, gzip without a date).
-    expect(readFileSync(archive).equals(readFileSync(rebuilt))).toBe(true);
-    const home = engine.env.PULUMI_HOME!;
-    expect(existsSync(join(home, "plugins"))).toBe(false);
-    pulumi(["plugin", "install", "resource", "serviceapi", version, "--file", archive]);
-    expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
-    expect(readdirSync(join(home, "plugins", `resource-serviceapi-v${version}`)).sort()).toEqual([
-      "pulumi-resource-serviceapi",
-      "serviceapi-plugin.js",
-      "serviceapi-plugin.js.LEGAL.txt",
-    ]);
-    expect(pulumi(["plugin", "ls"])).toMatch(new RegExp(`serviceapi\\s+resource\\s+${version.replaceAll(".", "\\.")}`));
-  });
+  it("installs into an empty PULUMI_HOME, runs the YAML example (never from $PATH), and names the Node.js it needs", async () => {
+    await step("installs into an empty PULUMI_HOME as resource-serviceapi at the package's version", () => {
+      expect(archive.endsWith(pluginArchiveName(version))).toBe(true);
+      // A second build gives the same bytes (sorted entries, fixed owner and mtime, gzip without a date).
+      expect(readFileSync(archive).equals(readFileSync(rebuilt))).toBe(true);
+      const home = engine.env.PULUMI_HOME!;
+      expect(existsSync(join(home, "plugins"))).toBe(false);
+      pulumi(["plugin", "install", "resource", "serviceapi", version, "--file", archive]);
+      expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
+      expect(readdirSync(join(home, "plugins", `resource-serviceapi-v${version}`)).sort()).toEqual([
+        "pulumi-resource-serviceapi",
+        "serviceapi-plugin.js",
+        "serviceapi-plugin.js.LEGAL.txt",
+      ]);
+      expect(pulumi(["plugin", "ls"])).toMatch(new RegExp(`serviceapi\\s+resource\\s+${version.replaceAll(".", "\\.")}`));
+    });
 
-  it("runs the YAML example: up, a preview with nothing to do, destroy; never from $PATH", async () => {
-    const up = await engine.up();
-    expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
-    expect(productTitles(sim)).toEqual(CATALOG_EXAMPLE_TITLES);
-    expect(up.result.outputs.proPlanStatus!.value).toBe("active");
+    await step("runs the YAML example: up, a preview with nothing to do, destroy; never from $PATH", async () => {
+      const up = await engine.up();
+      expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
+      expect(productTitles(sim)).toEqual(CATALOG_EXAMPLE_TITLES);
+      expect(up.result.outputs.proPlanStatus!.value).toBe("active");
 
-    sim.clearRequests();
-    const preview = await engine.preview();
-    expect(preview.result.changeSummary).toEqual({ same: 5 });
-    expect(wire(sim).filter((c) => c.method !== "GET")).toEqual([]);
+      sim.clearRequests();
+      const preview = await engine.preview();
+      expect(preview.result.changeSummary).toEqual({ same: 5 });
+      expect(wire(sim).filter((c) => c.method !== "GET")).toEqual([]);
 
-    const destroy = await engine.destroy();
-    expect(destroy.result.summary.resourceChanges).toEqual({ delete: 5 });
-    expect(productTitles(sim, (p) => p.status !== "archived")).toEqual([]);
+      const destroy = await engine.destroy();
+      expect(destroy.result.summary.resourceChanges).toEqual({ delete: 5 });
+      expect(productTitles(sim, (p) => p.status !== "archived")).toEqual([]);
 
-    for (const run of [up, preview, destroy]) {
-      expect(run.text).not.toContain("from $PATH");
-      expect(run.text).not.toContain("pulumi-resource-serviceapi from");
-      expect(run.text).not.toContain("the plugin from PATH ran");
-    }
-  });
+      for (const run of [up, preview, destroy]) {
+        expect(run.text).not.toContain("from $PATH");
+        expect(run.text).not.toContain("pulumi-resource-serviceapi from");
+        expect(run.text).not.toContain("the plugin from PATH ran");
+      }
+    });
 
-  it("with a Node.js older than 22.19 as `node`, preview fails saying which version it needs and found", async () => {
-    // A `node` that reports 22.18.1 first on PATH, whatever the machine's own is.
-    const oldNode = join(scratch, "old-node");
-    mkdirSync(oldNode);
-    writeFileSync(join(oldNode, "node"), "#!/bin/sh\necho v22.18.1\n");
-    chmodSync(join(oldNode, "node"), 0o755);
-    engine.setEnv("PATH", `${cliBin}:${oldNode}:/usr/bin:/bin`);
-    try {
-      const preview = engine.spawnCli(["preview", "--non-interactive"]);
-      expect(await preview.exited).not.toBe(0);
-      expect(preview.output()).toContain("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: v22.18.1)");
-    } finally {
-      engine.setEnv("PATH", `${cliBin}:${nodeOnly}:/usr/bin:/bin`);
-    }
+    await step("with a Node.js older than 22.19 as `node`, preview fails saying which version it needs and found", async () => {
+      // A `node` that reports 22.18.1 first on PATH, whatever the machine's own is.
+      const oldNode = join(scratch, "old-node");
+      mkdirSync(oldNode);
+      writeFileSync(join(oldNode, "node"), "#!/bin/sh\necho v22.18.1\n");
+      chmodSync(join(oldNode, "node"), 0o755);
+      await engine.withEnv({ PATH: `${cliBin}:${oldNode}:/usr/bin:/bin` }, async () => {
+        const preview = engine.spawnCli(["preview", "--non-interactive"]);
+        expect(await preview.exited).not.toBe(0);
+        expect(preview.output()).toContain("pulumi-resource-serviceapi needs Node.js 22.19 or later as `node` on PATH (found: v22.18.1)");
+      });
+    });
   });
 });

@@ -80,6 +80,11 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     schema = JSON.parse(text) as Schema;
   }, 30 * 60_000);
 
+  it("is the schema committed for review (schema.json), field for field", () => {
+    // The CLI re-encodes what the plugin serves (its own key order, `<` as \u003c), so the two compare as values.
+    expect(schema).toEqual(JSON.parse(readFileSync(join(REPO, "schema.json"), "utf8")));
+  });
+
   it("lists the three resources and four functions under the serviceapi package", () => {
     expect(schema.name).toBe("serviceapi");
     expect(Object.keys(schema.resources).sort()).toEqual(["serviceapi:index:Product", "serviceapi:index:Site", "serviceapi:index:Task"]);

@@ -1,7 +1,7 @@
 /**
  * The plugin from TypeScript through its generated SDK (`@pulumi-serviceapi/serviceapi`, sdk/nodejs),
  * under the real CLI and the Node.js runtime, the plugin loaded from `plugins.providers` as
- * README's "Use the plugin from TypeScript" sets it up. One ordered scenario, as a team meets it:
+ * docs/sdks.md's "TypeScript" sets it up. One ordered scenario, as a team meets it:
  * up of a catalog, one field changed (one PATCH of one key), the drift gate, `pulumi import` of a
  * product made elsewhere (then declared: no diff), a second account through an explicit provider
  * with its own token, destroy (archived). The requests each step sends are asserted exactly.

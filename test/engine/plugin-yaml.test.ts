@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { CATALOG_EXAMPLE_TITLES, productTitles, simulatorForSuite, step } from "./suite";
+import { simulator } from "../helpers";
+import { CATALOG_EXAMPLE_TITLES, productTitles, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "../support/engine";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -22,7 +23,7 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
 
   beforeAll(async () => {
     await pulumiCli();
-    sim = await simulatorForSuite();
+    sim = await simulator();
     client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
     engine = await EngineStack.create(sim, { program: join(REPO, "examples", "catalog-pulumi-yaml"), plugin: true });
   }, 30 * 60_000);

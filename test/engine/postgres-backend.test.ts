@@ -11,7 +11,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { createdInOutput, engineSuite, killedUp, step, until } from "./suite";
+import { until } from "../support/async";
+import { createdInOutput, engineSuite, killedUp, step } from "./suite";
 import { postgresForSuite } from "./postgres";
 import { ENGINE_TIMEOUT_MS, catalog } from "../support/engine";
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { simulatorForSuite, stackPerTest } from "./suite";
+import { simulator } from "../helpers";
+import { stackPerTest } from "./suite";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../support/engine";
 
@@ -48,7 +49,7 @@ describe("secret inputs are never echoed", { timeout: ENGINE_TIMEOUT_MS }, () =>
   let spec: ProgramSpec;
 
   beforeAll(async () => {
-    sim = await simulatorForSuite();
+    sim = await simulator();
     engine = await EngineStack.create(sim);
     spec = {
       secretInputs: true,
@@ -159,7 +160,7 @@ describe("the token in stack config", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const warning = "serviceapi:token is set in plain text in the stack config";
   beforeAll(async () => {
     await pulumiCli();
-    sim = await simulatorForSuite();
+    sim = await simulator();
   }, 30 * 60_000);
 
   it("set without --secret: one warning saying how to fix it, never the token", async () => {

@@ -1,13 +1,9 @@
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../../simulator";
-import { EngineStack, killTree, pulumiCli } from "../support/engine";
-
-/** A simulator that lives for the whole describe block (the engine runs several commands against it). */
-export async function simulatorForSuite(options: SimulatorOptions = {}): Promise<Simulator> {
-  const sim = await startSimulator({ port: 0, ...options });
-  afterAll(() => sim.close());
-  return sim;
-}
+import { afterEach, beforeAll } from "vitest";
+import type { Simulator } from "../../simulator";
+import { simulator } from "../helpers";
+import { until } from "../support/async";
+import { EngineStack, pulumiCli } from "../support/engine";
+import { killTree } from "../support/processes";
 
 /**
  * For a describe block whose tests each use their own stack: gets the CLI (a build can take
@@ -17,7 +13,7 @@ export function engineSuite(): { sim: () => Simulator; newStack: ReturnType<type
   let sim: Simulator | undefined;
   beforeAll(async () => {
     await pulumiCli();
-    sim = await simulatorForSuite();
+    sim = await simulator();
   }, 30 * 60_000);
   const current = () => sim!;
   return { sim: current, newStack: stackPerTest(current) };
@@ -32,8 +28,8 @@ export function twoAccountsSuite(): { acme: () => Simulator; globex: () => Simul
   let globex: Simulator | undefined;
   beforeAll(async () => {
     await pulumiCli();
-    acme = await simulatorForSuite({ token: "acme_token_0001" });
-    globex = await simulatorForSuite({ token: "globex_token_0002" });
+    acme = await simulator({ token: "acme_token_0001" });
+    globex = await simulator({ token: "globex_token_0002" });
   }, 30 * 60_000);
   return { acme: () => acme!, globex: () => globex!, newStack: stackPerTest(() => acme!) };
 }
@@ -73,15 +69,6 @@ export async function killedUp(engine: EngineStack, sim: Simulator, made: number
   await run.exited;
   sim.clearFaults();
   return run.output();
-}
-
-/** Waits (polling every 100 ms) until `condition` holds; fails naming `what` after `timeoutMs`. */
-export async function until(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /**

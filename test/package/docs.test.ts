@@ -1,9 +1,10 @@
 /**
  * The reference in docs/resources.md states the same limits and defaults as the code, so the two
- * cannot drift apart silently.
+ * cannot drift apart silently; and every link between the Markdown pages lands on a heading that
+ * exists, so moving a section (README → docs/troubleshooting.md, say) leaves no dead anchor behind.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LIMITS, NUMERIC_OPTIONS } from "../../provider";
 import { SETTINGS } from "../../provider/resources/settings";
@@ -65,5 +66,81 @@ describe("docs/resources.md", () => {
         expect(line, `${where}: serviceapi:${key}`).toContain(`\`${setting.env}\``);
       }
     }
+  });
+});
+
+const ROOT = join(__dirname, "..", "..");
+/** The pages a reader follows links between (sdk/ is generated: its links are the generator's). */
+const PAGES = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "simulator/README.md",
+  "provider/client/internal/README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+
+/** Markdown outside fenced code blocks: a `# comment` in a shell block is not a heading. */
+function prose(markdown: string): string[] {
+  let fenced = false;
+  return markdown.split("\n").filter((line) => {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    return !fenced && !/^\s*```/.test(line);
+  });
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function anchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const line of prose(markdown)) {
+    const heading = /^#{1,6}\s+(.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    out.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return out;
+}
+
+/** Links of `page` whose file or anchor does not exist, as `page: target`. */
+function deadLinks(page: string, markdown: string): string[] {
+  const dead: string[] = [];
+  for (const line of prose(markdown))
+    for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!)) continue; // https:, mailto:
+      const [path, anchor] = target!.split("#") as [string, string | undefined];
+      const file = path === "" ? page : normalize(join(dirname(page), path));
+      if (!existsSync(join(ROOT, file))) dead.push(`${page}: ${target} (no file ${file})`);
+      else if (anchor !== undefined && file.endsWith(".md") && !anchors(readFileSync(join(ROOT, file), "utf8")).has(anchor))
+        dead.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
+    }
+  return dead;
+}
+
+describe("links between the Markdown pages", () => {
+  it("land on a file that exists and, with an anchor, on a heading of it", () => {
+    const dead = PAGES.flatMap((page) => deadLinks(page, readFileSync(join(ROOT, page), "utf8")));
+    expect(dead).toEqual([]);
+  });
+
+  it("are checked, anchors included: a moved section is found, GitHub's anchors are computed as GitHub does", () => {
+    expect(
+      anchors('# A create whose answer was lost ("re-run failed job")\n## Why `pulumi refresh` fails\n## Why `pulumi refresh` fails'),
+    ).toEqual(new Set(["a-create-whose-answer-was-lost-re-run-failed-job", "why-pulumi-refresh-fails", "why-pulumi-refresh-fails-1"]));
+    expect(anchors("```sh\n# not a heading\n```\n")).toEqual(new Set());
+    expect(deadLinks("README.md", "[gone](#troubleshooting) [moved](docs/troubleshooting.md) [no file](docs/nowhere.md)")).toEqual([
+      "README.md: #troubleshooting (no heading #troubleshooting in README.md)",
+      "README.md: docs/nowhere.md (no file docs/nowhere.md)",
+    ]);
+    expect(deadLinks("docs/sdks.md", "[README](../README.md#install-the-plugin)")).toEqual([
+      "docs/sdks.md: ../README.md#install-the-plugin (no heading #install-the-plugin in README.md)",
+    ]);
   });
 });

@@ -1,8 +1,17 @@
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+/**
+ * The published package and the simulator's, as `npm run pack` makes them: what each holds, that
+ * both resolve for a TypeScript consumer, and that installing the package warns of nothing and runs
+ * no script.
+ *
+ * They are built and packed from a copy of the repository's files in a folder of this file's own:
+ * what is checked is what the sources build to now, whether or not `npm run build` ran first, and
+ * a build running meanwhile (another test run's, a developer's) cannot change dist/ under the pack.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../package.json";
 import { clientFor, simulator } from "../helpers";
 import { npmAsUser, pack, userProject } from "./user-project";
@@ -20,8 +29,32 @@ afterAll(() => {
 /** The scripts npm may run when a package is installed (prepare: for a tarball, folder or git source). */
 const LIFECYCLE_SCRIPTS = ["preinstall", "install", "postinstall", "prepare", "preprepare", "postprepare"];
 
+/**
+ * A copy of the repository's files (those git tracks or would, as the working tree has them) under
+ * `work`, built with `npm run build`: its own dist/, simulator/dist and sdk/nodejs/bin.
+ */
+function builtCopy(): string {
+  const stage = join(work, "repo");
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+  for (const file of listed.split("\0").filter((f) => f !== "" && existsSync(join(root, f)))) {
+    mkdirSync(dirname(join(stage, file)), { recursive: true });
+    cpSync(join(root, file), join(stage, file));
+  }
+  symlinkSync(join(root, "node_modules"), join(stage, "node_modules"));
+  const build = spawnSync("npm", ["run", "build"], { cwd: stage, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`npm run build failed in a copy of the repository:\n${build.stdout}${build.stderr}`);
+  return stage;
+}
+
 describe("the published package", () => {
-  const { tarball, files } = pack(work);
+  let tarball: string;
+  let files: string[];
+  let simulatorPackage: { tarball: string; files: string[] };
+  beforeAll(() => {
+    const stage = builtCopy();
+    ({ tarball, files } = pack(work, "provider", stage));
+    simulatorPackage = pack(work, "simulator", stage);
+  }, 180_000);
 
   it("holds the provider, the plugin's launcher, the docs and the license only: no simulator, bench, examples, tests or source maps", () => {
     expect(files).toContain("dist/provider/index.js");
@@ -52,10 +85,11 @@ describe("the published package", () => {
   });
 
   it("the simulator is a package of its own, with its bin and nothing of the client", () => {
-    const simulator = pack(work, "simulator");
-    expect(simulator.files).toContain("dist/simulator/cli.js");
-    expect(simulator.files).toContain("dist/simulator/index.d.ts");
-    expect(simulator.files.filter((f) => f.startsWith("dist/provider/")).every((f) => f.startsWith("dist/provider/contract/"))).toBe(true);
+    expect(simulatorPackage.files).toContain("dist/simulator/cli.js");
+    expect(simulatorPackage.files).toContain("dist/simulator/index.d.ts");
+    expect(simulatorPackage.files.filter((f) => f.startsWith("dist/provider/")).every((f) => f.startsWith("dist/provider/contract/"))).toBe(
+      true,
+    );
     const manifest = JSON.parse(readFileSync(join(root, "simulator", "package.json"), "utf8"));
     expect(manifest).toMatchObject({ name: "pulumi-serviceapi-simulator", bin: { "serviceapi-simulator": "dist/simulator/cli.js" } });
   });
@@ -66,10 +100,9 @@ describe("the published package", () => {
   ] as const) {
     it(`the package, its dynamic-provider subpaths (new and kept) and the simulator package resolve under moduleResolution ${resolution}`, () => {
       const consumer = join(work, `consumer-${resolution}`);
-      const simulatorTarball = pack(work, "simulator").tarball;
       for (const [name, file] of [
         ["pulumi-serviceapi", tarball],
-        ["pulumi-serviceapi-simulator", simulatorTarball],
+        ["pulumi-serviceapi-simulator", simulatorPackage.tarball],
       ] as const) {
         mkdirSync(join(consumer, "node_modules", name), { recursive: true });
         execFileSync("tar", ["-xzf", file, "-C", join(consumer, "node_modules", name), "--strip-components=1"]);

@@ -10,10 +10,11 @@ const root = join(__dirname, "..", "..");
 
 /**
  * `npm pack` of the repo's provider package (already built) into `destination` — or, with
- * `"simulator"`, of the simulator package beside it: the tarball and the paths it holds.
+ * `"simulator"`, of the simulator package beside it; with `repo`, of a built copy of the repo
+ * there instead: the tarball and the paths it holds.
  */
-export function pack(destination: string, which: "provider" | "simulator" = "provider"): { tarball: string; files: string[] } {
-  const cwd = which === "provider" ? root : join(root, "simulator");
+export function pack(destination: string, which: "provider" | "simulator" = "provider", repo = root): { tarball: string; files: string[] } {
+  const cwd = which === "provider" ? repo : join(repo, "simulator");
   const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], {
     cwd,
     encoding: "utf8",

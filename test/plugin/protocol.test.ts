@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import { UNKNOWN } from "../../provider/resources/checks";
-import { SECRET_SIG, SECRET_SIG_KEY } from "../../provider/plugin/server";
+import { SECRET_SIG, SECRET_SIG_KEY } from "../../provider/plugin/wire";
 
 describe("protocol constants", () => {
   it("the unknown-value sentinel and the secret signature are the SDK's", () => {

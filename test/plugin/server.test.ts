@@ -7,11 +7,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
-import { providerService } from "../../provider/plugin/server";
+import { serve } from "../../provider/plugin/main";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
@@ -37,11 +37,7 @@ async function plugin(config: Record<string, string> = {}): Promise<Plugin> {
   const sim = await simulator();
   const messages: Plugin["messages"] = [];
   const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
-  const server = new grpc.Server();
-  server.addService(ResourceProviderService, providerService(ctx) as grpc.UntypedServiceImplementation);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
+  const { server, port } = await serve(ctx);
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   cleanups.push(async () => {
     client.close();

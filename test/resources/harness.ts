@@ -3,7 +3,7 @@
  * configured for it as a face would, whose messages are collected instead of printed. Nothing is
  * shared between tests; the context's client is closed after each.
  */
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import type { Simulator } from "../../simulator";
@@ -18,11 +18,6 @@ export interface Harness {
   bodies(operation?: string): unknown[];
 }
 
-const contexts: ProviderContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-});
-
 /**
  * A simulator and a context whose settings are `serviceapi:*` config (`token` and `baseUrl` given).
  * Pass `sim` for a second context on the same service: another `pulumi` command.
@@ -33,6 +28,7 @@ export async function harness(config: Record<string, string> = {}, existing?: Si
   const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
   const settings: Record<string, string> = { token: sim.token, baseUrl: sim.url, ...config };
   ctx.useSettings(() => readSettings((key) => settings[key], {}));
-  contexts.push(ctx);
+  // Closed when the test ends (a module-level afterEach would, under the unit tier's `isolate: false`, belong to one file only).
+  onTestFinished(() => ctx.close());
   return { sim, ctx, messages, bodies: (operation) => sim.requests(operation).map((r) => r.body) };
 }

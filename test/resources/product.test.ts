@@ -1,25 +1,29 @@
 /**
- * The Product lifecycle called directly, on a fresh context, against the simulator: the exact
- * request bodies from its log, what each function returns to a face, and what it says. (The same
- * behaviour under the real CLI is in test/engine/.)
+ * The Product lifecycle called as a face calls it (`withDefaults`), on a fresh context, against the
+ * simulator: the exact request bodies from its log, what each operation returns to a face, and what
+ * it says. (The same behaviour under the real CLI is in test/engine/.)
  */
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/resources/checks";
+import { NotFoundError } from "../../provider/client";
 import { PartialFailure } from "../../provider/resources/errors";
 import {
   buildProductPatch,
-  product,
+  product as lifecycle,
   productInputFailures,
   type ProductInputs,
   type ProductOutputs,
 } from "../../provider/resources/product";
 import type { Stored } from "../../provider/resources/stored-state";
+import { withDefaults } from "../../provider/resources/with-defaults";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { harness } from "./harness";
 
+const product = withDefaults(lifecycle);
 const project = DEFAULT_IDS.acmeWeb;
-const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "active" as const, __logicalName: "pro" };
+const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "active" as const };
 const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
+const name = "pro";
 
 describe("buildProductPatch", () => {
   const live = { title: "Pro", description: "Old", slug: "pro", status: "draft", externalCheckoutUrl: null };
@@ -56,7 +60,7 @@ describe("buildProductPatch", () => {
 describe("create", () => {
   it("POSTs without status, then PATCHes only status; outputs carry every record field; says what it created", async () => {
     const { ctx, bodies, messages } = await harness();
-    const { id, outs } = await product.create(ctx, inputs);
+    const { id, outs } = await product.create(ctx, { name, inputs });
     expect(bodies()).toEqual([{ title: "Pro plan", projectId: project, slug: "pro" }, { status: "active" }]);
     expect(outs).toEqual({
       projectId: project,
@@ -68,21 +72,20 @@ describe("create", () => {
       externalCheckoutUrl: null,
       onDelete: "archive",
       __declared: ["projectId", "slug", "status", "title"],
-      __logicalName: "pro",
     });
     expect(messages).toEqual([{ severity: "info", message: `serviceapi: created Product "pro" ${id}` }]);
   });
 
   it("without a declared status sends no PATCH", async () => {
     const { ctx, sim } = await harness();
-    await product.create(ctx, { projectId: project, title: "Draft one" });
+    await product.create(ctx, { name, inputs: { projectId: project, title: "Draft one" } });
     expect(sim.requests().map((r) => r.operation)).toEqual(["products.create"]);
   });
 
   it("a failed status PATCH after create is a partial failure: the product is recorded", async () => {
     const { ctx, sim } = await harness({ initialRetryDelayMs: "1", maxRetryDelayMs: "5" });
     sim.addFault({ operation: "products.update", kind: "error", status: 500, times: 4 });
-    const error = await product.create(ctx, inputs).catch((e: unknown) => e);
+    const error = await product.create(ctx, { name, inputs }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartialFailure);
     const partial = error as PartialFailure;
     expect(partial.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -96,7 +99,7 @@ describe("create", () => {
   it("a create whose answer was lost is recorded as an unconfirmed placeholder, not retried", async () => {
     const { ctx, sim } = await harness();
     sim.addFault({ operation: "products.create", kind: "reset", when: "after" });
-    const error = await product.create(ctx, inputs).catch((e: unknown) => e);
+    const error = await product.create(ctx, { name, inputs }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartialFailure);
     const partial = error as PartialFailure;
     expect(partial.id).toMatch(/^unconfirmed-create-[0-9a-f]{8}$/);
@@ -110,67 +113,84 @@ describe("create", () => {
 describe("diff", () => {
   it("sends nothing but the read that previews an adoption; replaces on projectId or a different adoptId", async () => {
     const { ctx, sim, bodies } = await harness();
-    const { id, outs } = await product.create(ctx, inputs);
-    const { id: other } = await product.create(ctx, { ...inputs, title: "Other", __logicalName: "other" });
+    const { id, outs } = await product.create(ctx, { name, inputs });
+    const { id: other } = await product.create(ctx, { name: "other", inputs: { ...inputs, title: "Other" } });
     sim.clearRequests();
-    expect(await product.diff!(ctx, id, outs, { ...inputs })).toEqual({ changes: false, replaces: [], changed: [] });
-    expect(await product.diff!(ctx, id, outs, { ...inputs, title: "New" })).toEqual({ changes: true, replaces: [], changed: ["title"] });
-    expect(await product.diff!(ctx, id, outs, { ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({
+    const diff = (news: object) => product.diff(ctx, { name, id, olds: outs, news });
+    expect(await diff({ ...inputs })).toEqual({ changes: false, replaces: [], changed: [] });
+    expect(await diff({ ...inputs, title: "New" })).toEqual({ changes: true, replaces: [], changed: ["title"] });
+    expect(await diff({ ...inputs, projectId: DEFAULT_IDS.acmeDocs })).toEqual({
       changes: true,
       replaces: ["projectId"],
       changed: ["projectId"],
     });
-    expect(await product.diff!(ctx, id, outs, { ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [], changed: ["title"] });
+    expect(await diff({ ...inputs, title: UNKNOWN })).toEqual({ changes: true, replaces: [], changed: ["title"] });
     // null and absent are the same for nullable fields.
-    expect(await product.diff!(ctx, id, outs, { ...inputs, description: null })).toEqual({ changes: false, replaces: [], changed: [] });
-    expect((await product.diff!(ctx, id, outs, { ...inputs, adoptId: id })).replaces).toEqual([]);
+    expect(await diff({ ...inputs, description: null })).toEqual({ changes: false, replaces: [], changed: [] });
+    expect((await diff({ ...inputs, adoptId: id })).replaces).toEqual([]);
     expect(sim.requests()).toEqual([]);
     // Another product to adopt: a replacement, and one read to say what adopting it changes.
-    expect(await product.diff!(ctx, id, outs, { ...inputs, adoptId: other })).toEqual({
+    expect(await diff({ ...inputs, adoptId: other })).toEqual({
       changes: true,
       replaces: ["adoptId"],
       changed: ["adoptId"],
     });
     expect(bodies()).toEqual([{}]);
-    await expect(product.diff!(ctx, id, outs, { ...inputs, adoptId: MISSING })).rejects.toThrow(
+    await expect(diff({ ...inputs, adoptId: MISSING })).rejects.toThrow(
       "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) was answered 404.",
     );
   });
 
   it("names the fields it will send, once per command, as planning after check or as drift before it", async () => {
     const { ctx, messages } = await harness();
-    const { id, outs } = await product.create(ctx, inputs);
+    const { id, outs } = await product.create(ctx, { name, inputs });
     messages.length = 0;
-    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
-    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
-    await product.check!(ctx, inputs, { ...inputs, title: "Edited" });
-    await product.diff!(ctx, id, outs, { ...inputs, title: "Edited" });
+    const edited = { ...inputs, title: "Edited" };
+    await product.diff(ctx, { name, id, olds: outs, news: edited });
+    await product.diff(ctx, { name, id, olds: outs, news: edited });
+    await product.check(ctx, { name, olds: inputs, news: edited });
+    await product.diff(ctx, { name, id, olds: outs, news: edited });
     expect(messages.map((m) => m.message)).toEqual([
       `serviceapi: Product "pro" (id ${id}): changed on the service since the last \`pulumi up\`: title.`,
       `serviceapi: Product "pro" (id ${id}): \`pulumi up\` will send PATCH {title}.`,
     ]);
+  });
+
+  it("the default diff (a lifecycle without one) compares the table's inputs with the state and replaces by the table", async () => {
+    const { ctx } = await harness();
+    const { diff: _own, ...rest } = lifecycle;
+    const tableOnly = withDefaults(rest);
+    const olds = { projectId: project, title: "T", slug: null, onDelete: "archive" };
+    expect(await tableOnly.diff(ctx, { name, id: MISSING, olds, news: { projectId: project, title: "T" } })).toEqual({
+      changes: true,
+      replaces: [],
+      changed: ["onDelete"],
+    });
+    expect(
+      await tableOnly.diff(ctx, { name, id: MISSING, olds, news: { projectId: DEFAULT_IDS.acmeDocs, title: "T2", onDelete: "archive" } }),
+    ).toEqual({ changes: true, replaces: ["projectId"], changed: ["projectId", "title"] });
   });
 });
 
 describe("update, read, remove", () => {
   it("update sends one PATCH with exactly the changed fields, and none when only onDelete changed", async () => {
     const { ctx, sim, bodies, messages } = await harness();
-    const { id, outs } = await product.create(ctx, { ...inputs, description: "Long text" });
+    const { id, outs } = await product.create(ctx, { name, inputs: { ...inputs, description: "Long text" } });
     sim.clearRequests();
-    const { outs: after } = await product.update!(ctx, id, outs, {
-      projectId: project,
-      title: "Pro plan 2",
-      status: "active",
-      __logicalName: "pro",
+    const { outs: after } = await product.update(ctx, {
+      name,
+      id,
+      olds: outs,
+      news: { projectId: project, title: "Pro plan 2", status: "active" },
     });
     expect(bodies()).toEqual([{ title: "Pro plan 2", description: null, slug: null }]);
     expect(messages.at(-1)!.message).toBe(`serviceapi: updated Product "pro" (id ${id}): sent PATCH {title, description, slug}.`);
     sim.clearRequests();
-    const { outs: retained } = await product.update!(ctx, id, after, {
-      projectId: project,
-      title: "Pro plan 2",
-      status: "active",
-      onDelete: "retain",
+    const { outs: retained } = await product.update(ctx, {
+      name,
+      id,
+      olds: after,
+      news: { projectId: project, title: "Pro plan 2", status: "active", onDelete: "retain" },
     });
     expect(sim.requests()).toEqual([]);
     expect(retained.onDelete).toBe("retain");
@@ -178,24 +198,28 @@ describe("update, read, remove", () => {
 
   it("read uses an empty PATCH and returns live values under the declared input names", async () => {
     const { ctx, sim, bodies } = await harness();
-    const { id, outs } = await product.create(ctx, inputs);
+    const { id, outs } = await product.create(ctx, { name, inputs });
     await ctx.client().updateProduct(id, { title: "Edited", description: "Added in UI" });
     sim.clearRequests();
-    const result = await product.read!(ctx, id, outs);
+    const result = await product.read(ctx, { name, id, state: outs });
     expect(bodies()).toEqual([{}]);
     expect(result.props).toMatchObject({ title: "Edited", description: "Added in UI", status: "active" });
     expect(result.inputs).toEqual({ projectId: project, title: "Edited", slug: "pro", status: "active", description: "Added in UI" });
     // The engine's drift check: diff(refreshed outputs, old inputs).
-    expect(await product.diff!(ctx, id, result.props!, inputs)).toEqual({ changes: true, replaces: [], changed: ["title", "description"] });
+    expect(await product.diff(ctx, { name, id, olds: result.props!, news: inputs })).toEqual({
+      changes: true,
+      replaces: [],
+      changed: ["title", "description"],
+    });
   });
 
   it("read of a product that is gone returns no id; productRefresh=false reads nothing and says so once", async () => {
     const { ctx } = await harness();
-    expect(await product.read!(ctx, MISSING, { projectId: project } as ProductOutputs)).toEqual({});
+    expect(await product.read(ctx, { name, id: MISSING, state: { projectId: project } })).toEqual({});
     const off = await harness({ productRefresh: "false" });
     const props = { projectId: project, title: "Kept" } as ProductOutputs;
-    expect(await product.read!(off.ctx, MISSING, props)).toEqual({ id: MISSING, props });
-    await product.read!(off.ctx, MISSING, props);
+    expect(await product.read(off.ctx, { name, id: MISSING, state: props })).toEqual({ id: MISSING, props });
+    await product.read(off.ctx, { name, id: MISSING, state: props });
     expect(off.sim.requests()).toEqual([]);
     expect(off.messages).toEqual([
       {
@@ -208,35 +232,35 @@ describe("update, read, remove", () => {
 
   it("remove archives whatever the state says, retain sends nothing, a vanished product is fine", async () => {
     const { ctx, sim, bodies } = await harness();
-    const { id, outs } = await product.create(ctx, inputs);
+    const { id, outs } = await product.create(ctx, { name, inputs });
     sim.clearRequests();
-    await product.remove!(ctx, id, outs);
+    await product.remove(ctx, { name, id, state: outs });
     expect(bodies()).toEqual([{ status: "archived" }]);
     sim.clearRequests();
     // The state says archived, but the live record may not be: archiving is idempotent, so it is always sent.
-    await product.remove!(ctx, id, { ...outs, status: "archived" });
+    await product.remove(ctx, { name, id, state: { ...outs, status: "archived" } });
     expect(bodies()).toEqual([{ status: "archived" }]);
     sim.clearRequests();
-    await product.remove!(ctx, id, { ...outs, onDelete: "retain" });
+    await product.remove(ctx, { name, id, state: { ...outs, onDelete: "retain" } });
     expect(sim.requests()).toEqual([]);
-    await product.remove!(ctx, MISSING, outs);
+    await product.remove(ctx, { name, id: MISSING, state: outs });
   });
 });
 
 describe("adoption", () => {
   it("one empty PATCH, one PATCH of the differences, no POST; the preview's read is reused", async () => {
     const { ctx, sim, bodies, messages } = await harness();
-    const { id } = await product.create(ctx, { projectId: project, title: "Old", slug: "old" });
+    const { id } = await product.create(ctx, { name: "old", inputs: { projectId: project, title: "Old", slug: "old" } });
     sim.clearRequests();
-    const declared = { projectId: project, title: "New", adoptId: id, __logicalName: "x" };
-    expect((await product.check!(ctx, {}, declared)).failures).toEqual([]);
+    const declared = { projectId: project, title: "New", adoptId: id };
+    expect((await product.check(ctx, { name: "x", olds: {}, news: declared })).failures).toEqual([]);
     expect(messages.at(-1)).toEqual({
       severity: "warning",
       message:
         `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
         "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value.",
     });
-    const adopted = await product.create(ctx, declared);
+    const adopted = await product.create(ctx, { name: "x", inputs: declared });
     expect(adopted.id).toBe(id);
     expect(bodies()).toEqual([{}, { title: "New", slug: null }]);
     expect(sim.requests("products.create")).toEqual([]);
@@ -245,41 +269,57 @@ describe("adoption", () => {
 
   it("an adoptId the token cannot see fails check naming the field; at create it says the same", async () => {
     const { ctx } = await harness();
-    const { failures } = await product.check!(ctx, {}, { projectId: project, title: "New", adoptId: MISSING, __logicalName: "x" });
+    const news = { projectId: project, title: "New", adoptId: MISSING };
+    const { failures } = await product.check(ctx, { name: "x", olds: {}, news });
     expect(failures.map((f) => f.reason)).toEqual([
       "adoptId names no product this token can see: reading it (an empty PATCH, the API's only read) " +
         "was answered 404. Check the id, and that the token has access to the product's workspace",
     ]);
-    const missing = await product.create(ctx, { projectId: project, title: "New", adoptId: MISSING }).catch((e: Error) => e.message);
-    expect(missing).toContain(`adoptId ${MISSING}: no product with this id is visible to this token`);
+    const missing = await product.create(ctx, { name: "x", inputs: news }).catch((e: Error) => e);
+    expect((missing as Error).message).toContain(`adoptId ${MISSING}: no product with this id is visible to this token`);
+    // The advice keeps the client's error whole: its class, status and code.
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, code: "not_found" });
   });
 
   it("an archived product adopted without a declared status stays archived, and the preview says so", async () => {
     const { ctx, messages } = await harness();
-    const { id } = await product.create(ctx, { projectId: project, title: "Gone" });
+    const { id } = await product.create(ctx, { name, inputs: { projectId: project, title: "Gone" } });
     await ctx.client().updateProduct(id, { status: "archived" });
-    await product.check!(ctx, {}, { projectId: project, title: "Gone", adoptId: id, __logicalName: "gone" });
+    await product.check(ctx, { name: "gone", olds: {}, news: { projectId: project, title: "Gone", adoptId: id } });
     expect(messages.at(-1)!.message).toBe(
       `serviceapi: Product "gone" (id ${id}): adoptId takes over this existing product; it already matches ` +
         "the program, so `pulumi up` sends nothing to it. It is archived, and stays so: the program declares no status.",
     );
   });
 
-  it("two resources adopting one product: the second fails check; removing one never archives the product the other manages", async () => {
+  it("two resources claiming one product: whichever is asked second refuses, in either order; a delete never archives the other's", async () => {
     const { ctx, sim } = await harness();
-    const { id } = await product.create(ctx, { projectId: project, title: "Shared" });
-    expect((await product.check!(ctx, {}, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" })).failures).toEqual([]);
-    const second = await product.check!(ctx, {}, { projectId: project, title: "Shared", adoptId: id, __logicalName: "b" });
-    expect(second.failures.map((f) => f.reason)).toEqual([
+    const { id } = await product.create(ctx, { name: "shared", inputs: { projectId: project, title: "Shared" } });
+    const adopting = { projectId: project, title: "Shared", adoptId: id };
+    const taken =
       'adoptId names the product that Product "a" of this stack already manages or adopts: one product, one resource. ' +
-        "Remove one of the two, or point adoptId at another product",
-    ]);
+      "Remove one of the two, or point adoptId at another product";
+    // Two new resources adopting it: the second check fails.
+    expect((await product.check(ctx, { name: "a", olds: {}, news: adopting })).failures).toEqual([]);
+    expect((await product.check(ctx, { name: "b", olds: {}, news: adopting })).failures.map((f) => f.reason)).toEqual([taken]);
+
+    // "a" manages it (its state names it) and "b" adopts it: refused whether a's diff or b's check comes first.
+    const outs = (await product.create(ctx, { name: "a", inputs: adopting })).outs;
+    const diffFirst = await harness({}, sim);
+    await product.diff(diffFirst.ctx, { name: "a", id, olds: outs, news: adopting });
+    expect((await product.check(diffFirst.ctx, { name: "b", olds: {}, news: adopting })).failures.map((f) => f.reason)).toEqual([taken]);
+    const checkFirst = await harness({}, sim);
+    expect((await product.check(checkFirst.ctx, { name: "b", olds: {}, news: adopting })).failures).toEqual([]);
+    await expect(product.diff(checkFirst.ctx, { name: "a", id, olds: outs, news: adopting })).rejects.toThrow(
+      `Product "a" (id ${id}): Product "b" of this stack sets adoptId to this same product: one product, one resource.`,
+    );
+
     // A stack that already holds both (from before this check): the one left in the program keeps the product.
     const { ctx: later, messages } = await harness({}, sim);
-    const outs = (await product.create(later, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" })).outs;
-    await product.diff!(later, id, outs, { projectId: project, title: "Shared", adoptId: id, __logicalName: "a" });
+    await product.diff(later, { name: "a", id, olds: outs, news: adopting });
     sim.clearRequests();
-    await product.remove!(later, id, { ...outs, __logicalName: "b" });
+    await product.remove(later, { name: "b", id, state: outs });
     expect(sim.requests()).toEqual([]);
     expect(messages.at(-1)).toEqual({
       severity: "warning",
@@ -293,19 +333,18 @@ describe("adoption", () => {
 describe("check", () => {
   it("names the field and limit, skips unknown values, and refuses to run without a token", async () => {
     const { ctx, sim } = await harness();
-    const { failures } = await product.check!(ctx, {}, { projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null });
+    const check = (news: object) => product.check(ctx, { name, olds: {}, news });
+    const { failures } = await check({ projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null });
     // An empty property: the engine would print the value beside a named one, and any value may be a secret.
     expect(failures).toEqual([
       { property: "", reason: "title must be 1 to 1024 characters long (got 0)" },
       { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)" },
     ]);
-    expect((await product.check!(ctx, {}, { projectId: project, title: null })).failures).toEqual([
-      { property: "", reason: "title is required" },
-    ]);
+    expect((await check({ projectId: project, title: null })).failures).toEqual([{ property: "", reason: "title is required" }]);
     expect(
-      (
-        await product.check!(ctx, {}, { projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })
-      ).failures.map((f) => f.reason),
+      (await check({ projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })).failures.map(
+        (f) => f.reason,
+      ),
     ).toEqual([
       'status must be one of "active", "archived", "draft"',
       "externalCheckoutUrl must be an absolute URI (RFC 3986: a scheme such as https:, ASCII only, no spaces, % only in %XX escapes)",
@@ -314,9 +353,19 @@ describe("check", () => {
       productInputFailures({ projectId: project, title: "T", Title: "t", slgu: "x", __logicalName: "p" }).map((f) => f.reason),
     ).toEqual(["Title is not an input of Product; did you mean title?", "slgu is not an input of Product; did you mean slug?"]);
     const noToken = await harness({ token: "" });
-    await expect(product.check!(noToken.ctx, {}, { projectId: project, title: "x" })).rejects.toThrow(
+    await expect(product.check(noToken.ctx, { name, olds: {}, news: { projectId: project, title: "x" } })).rejects.toThrow(
       "serviceapi: no API token. Set it with `pulumi config set --secret serviceapi:token <token>` or the SERVICEAPI_TOKEN environment variable.",
     );
     expect(sim.requests()).toEqual([]);
+  });
+
+  it("returns the inputs decoded by the field table: the engine's keys and nulls dropped, the values kept", async () => {
+    const { ctx } = await harness();
+    const { inputs: checked } = await product.check(ctx, {
+      name,
+      olds: {},
+      news: { ...inputs, description: null, __provider: "exports.handler = …", __logicalName: "pro" },
+    });
+    expect(checked).toEqual(inputs);
   });
 });

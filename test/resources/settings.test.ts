@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { product } from "../../provider/resources/product";
+import { withDefaults } from "../../provider/resources/with-defaults";
 import { readSettings } from "../../provider/resources/settings";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { harness } from "./harness";
@@ -40,12 +41,13 @@ describe("settings", () => {
     const { ctx, sim } = await harness({ maxRetryAfterMs: "5000", maxRateLimitRetries: "1", minRateLimitDelayMs: "10" });
     const inputs = { projectId: DEFAULT_IDS.acmeWeb, title: "Pro plan" };
     sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "120" });
-    const tooLong = await product.create(ctx, inputs).catch((e: unknown) => e);
+    const { create } = withDefaults(product);
+    const tooLong = await create(ctx, { name: "p", inputs }).catch((e: unknown) => e);
     expect((tooLong as Error).message).toMatch(
       / The server asked to wait 120000 ms, more than serviceapi:maxRetryAfterMs \(5000 ms\); not retried\.$/,
     );
     sim.addFault({ operation: "products.create", kind: "error", status: 429, retryAfter: "0", times: 2 });
-    const tooMany = await product.create(ctx, inputs).catch((e: unknown) => e);
+    const tooMany = await create(ctx, { name: "p", inputs }).catch((e: unknown) => e);
     expect((tooMany as Error).message).toMatch(
       / Answered 429 on 2 attempts; serviceapi:maxRateLimitRetries \(1\) allows no further retry\.$/,
     );

@@ -1,8 +1,8 @@
 /**
  * The generated Go SDK (sdk/go, module github.com/pulumi-serviceapi/pulumi-serviceapi/sdk) and the
  * Go example that uses it (examples/catalog-go) pass `go vet` and build, against the Pulumi Go SDK
- * pinned in their go.mod. Running the example needs Pulumi's Go language host, which is not served
- * to these machines (docs/sdks.md); what runs here is the compiler's check of every type and call.
+ * pinned in their go.mod: the compiler's check of every type and call. Running Go programs under
+ * the CLI (through the Automation API): test/engine/go-automation.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,15 +1,34 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, it } from "vitest";
-import { ServiceApiClient } from "../../provider";
+import { build } from "esbuild";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ServiceApiClient } from "../../provider/client";
 import { DEFAULT_IDS, DEFAULT_TOKEN, seedId } from "../../simulator";
-import { simulator } from "../helpers";
+import { simulator, until } from "../helpers";
 
-const CLI = resolve(__dirname, "../../simulator/dist/simulator/cli.js");
 const children: ChildProcess[] = [];
+const scratch = mkdtempSync(join(tmpdir(), "sim-cli-"));
+/**
+ * The `serviceapi-simulator` command built from the source under test, in one file (esbuild, well
+ * under a second), so these tests need no `npm run build` first and never run a stale dist/.
+ * What npm installs — dist/simulator/cli.js as the package's `bin` — is test/package/packaging.test.ts's.
+ */
+const CLI = join(scratch, "cli.js");
+
+beforeAll(async () => {
+  await build({
+    entryPoints: [resolve(__dirname, "../../simulator/cli.ts")],
+    outfile: CLI,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    logLevel: "error",
+  });
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -17,7 +36,6 @@ afterEach(() => {
 
 /** Starts `serviceapi-simulator` as its own process and resolves once it prints its URL. */
 function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does it first)`);
   const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let out = "";
@@ -78,7 +96,7 @@ describe("serviceapi-simulator command and --data persistence", () => {
         }
       }
     })();
-    while (acknowledged.length < 50 && failure === undefined) await new Promise((r) => setTimeout(r, 5));
+    await until("50 acknowledged writes", () => acknowledged.length >= 50 || failure !== undefined);
     expect(failure).toBeUndefined();
     child.kill("SIGKILL");
     await writer;

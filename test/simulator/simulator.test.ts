@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { MIN_TOKEN_LENGTH } from "../../provider";
+import { MIN_TOKEN_LENGTH } from "../../provider/client";
 import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "../../simulator";
-import { envelope, raw, simulator } from "../helpers";
+import { envelope, raw, simulator, until } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 const OPS = [
@@ -123,7 +123,7 @@ describe("simulator: test control over HTTP", () => {
     expect(first.headers["retry-after"]).toBe("2");
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(503);
     expect((await raw(sim, "GET", "/v1/projects")).status).toBe(200);
-    // A number of seconds, as the README's table reads, is the same header.
+    // A number of seconds, as simulator/README.md's table reads, is the same header.
     expect((await control("POST", "faults", { operation: "projects.list", kind: "error", status: 429, retryAfter: 2 })).status).toBe(201);
     expect((await raw(sim, "GET", "/v1/projects")).headers["retry-after"]).toBe("2");
     expect((await control("POST", "faults", { kind: "error", status: 429, retryAfter: 1.5 })).body.error.message).toBe(
@@ -241,10 +241,41 @@ describe("simulator: what the API cannot list", () => {
       body: JSON.stringify({ title: "Left early", projectId: P }),
     }).catch((e: Error) => e);
     expect(gone).toBeInstanceOf(Error);
-    // The simulator sees the client go at once; give its close event a moment to arrive.
-    for (let i = 0; i < 50 && sim.requests("products.create")[0]?.status !== "dropped"; i++) await new Promise((r) => setTimeout(r, 20));
+    // The simulator sees the client go at once; its close event arrives on a later turn.
+    await until("the simulator to drop the request", () => sim.requests("products.create")[0]?.status === "dropped");
     expect(sim.products()).toEqual([]);
     expect(sim.requests("products.create").map((r) => r.status)).toEqual(["dropped"]);
+  });
+});
+
+describe("the simulator's clock (startSimulator({ clock }))", () => {
+  it("dates records and the request log, and computes nextRunAt, from the clock it is given", async () => {
+    let now = Date.parse("2040-02-29T08:00:00.000Z"); // a Wednesday
+    const sim = await simulator({ clock: { date: () => now } });
+    const weekly = { title: "t", prompt: "p", scheduledAt: "2040-01-02T09:00:00Z", rrule: "FREQ=WEEKLY;BYDAY=MO", projectId: P };
+    const first = await raw(sim, "POST", "/v1/tasks", { body: weekly });
+    expect(first.body).toMatchObject({
+      nextRunAt: "2040-03-05T09:00:00.000Z",
+      createdAt: "2040-02-29T08:00:00.000Z",
+      updatedAt: "2040-02-29T08:00:00.000Z",
+    });
+    now = Date.parse("2040-03-05T09:00:00.001Z"); // just after that Monday's run
+    const second = await raw(sim, "POST", "/v1/tasks", { body: weekly });
+    expect(second.body).toMatchObject({ nextRunAt: "2040-03-12T09:00:00.000Z", createdAt: "2040-03-05T09:00:00.001Z" });
+    expect(sim.requests().map((r) => r.time)).toEqual(["2040-02-29T08:00:00.000Z", "2040-03-05T09:00:00.001Z"]);
+  });
+
+  it("counts rate-limit windows in the clock's time: a 60 s window ends when the clock says so, with no wait", async () => {
+    let now = Date.parse("2030-01-01T00:00:00Z");
+    const sim = await simulator({ clock: { date: () => now } });
+    sim.setRateLimit({ limit: 1, windowMs: 60_000 });
+    const list = () => raw(sim, "GET", "/v1/projects");
+    expect((await list()).status).toBe(200);
+    expect(await list()).toMatchObject({ status: 429, headers: { "retry-after": "60" } });
+    now += 59_000;
+    expect(await list()).toMatchObject({ status: 429, headers: { "retry-after": "1" } });
+    now += 1_000;
+    expect((await list()).status).toBe(200);
   });
 });
 

@@ -16,7 +16,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
-  readdirSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -37,6 +36,10 @@ import type { ProductInputs } from "../../provider/resources/product";
 import type { SiteInputs } from "../../provider/resources/site";
 import type { TaskInputs } from "../../provider/resources/task";
 import { REPO } from "../../scripts/repo";
+import { rejectionOf } from "./async";
+
+// The bench may import the engine driver only (eslint.config.mjs): it reads the CLI's processes through it.
+export { procFile, processTree, statFields } from "./processes";
 
 export { REPO };
 export const WORK = join(REPO, ".engine-work");
@@ -233,6 +236,17 @@ export class EngineStack {
     this.#stack.workspace.envVars[key] = value;
   }
 
+  /** Runs `commands` with `env` added to the stack's environment, then puts the environment back. */
+  async withEnv<T>(env: Record<string, string>, commands: () => Promise<T>): Promise<T> {
+    const before = Object.keys(env).map((key) => [key, this.#env[key] ?? process.env[key] ?? ""] as const);
+    for (const [key, value] of Object.entries(env)) this.setEnv(key, value);
+    try {
+      return await commands();
+    } finally {
+      for (const [key, value] of before) this.setEnv(key, value);
+    }
+  }
+
   async outputs(): Promise<OutputMap> {
     return this.#stack.outputs();
   }
@@ -387,6 +401,21 @@ export interface StateResource {
  */
 export const PLUGIN_FROM_NODE_MODULES = `plugins:\n  providers:\n    - name: serviceapi\n      path: ${join(REPO, "node_modules", "pulumi-serviceapi", "plugin")}\n`;
 
+/**
+ * The environment that starts the clock of a CLI run's Node.js processes (the program, the dynamic
+ * providers, the plugin) at `at`, from where it runs on: libfaketime (Debian's `faketime` package)
+ * preloaded. A scenario that needs "later" gets it by running its earlier commands at an earlier
+ * time, not by waiting. The CLI and its Go language hosts are statically linked: they keep the real clock.
+ */
+export function clockAt(at: Date): Record<string, string> {
+  const library = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"]
+    .map((dir) => join(dir, "faketime", "libfaketime.so.1"))
+    .find((path) => existsSync(path));
+  if (library === undefined) throw new Error("this test sets the engine's clock with libfaketime: install it (apt-get install faketime)");
+  // An absolute start is read in local time, so the processes get TZ=UTC: their dates print in UTC anyway.
+  return { LD_PRELOAD: library, FAKETIME: `@${at.toISOString().slice(0, 19).replace("T", " ")}`, TZ: "UTC" };
+}
+
 /** A spec of `count` products in one project, named and titled `<prefix><i>` / `<prefix> <i>` (and slugged, with `slug`). */
 export function catalog(projectId: string, count: number, prefix: string, options: { slug?: boolean } = {}): ProgramSpec {
   return {
@@ -411,13 +440,9 @@ export interface FailedRun extends Error {
   visible: string;
 }
 
-export async function expectFailure(promise: Promise<unknown>): Promise<FailedRun> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as FailedRun;
-  }
-  throw new Error("expected the pulumi command to fail, but it succeeded");
+/** What a CLI command that must fail showed (`rejectionOf` for an `EngineStack` run); fails the test if it succeeded. */
+export async function expectFailure(run: Promise<unknown>): Promise<FailedRun> {
+  return (await rejectionOf(run)) as unknown as FailedRun;
 }
 
 function diagnosticsOf(events: EngineEvent[]) {
@@ -469,36 +494,4 @@ export function requestSummary(sim: Simulator): string {
 
 function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
-}
-
-/**
- * SIGKILL to `pid` and every process below it, as a lost CI runner (or an OOM-killed container)
- * takes down the whole job. The process group is not enough: Pulumi starts each plugin in a group
- * of its own, so plugins would outlive a `kill(-pgid)` as orphans.
- */
-export function killTree(pid: number): void {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      // /proc/<pid>/stat: "pid (comm) state ppid …" — comm may hold spaces and parentheses.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const tree: number[] = [];
-  for (const queue = [pid]; queue.length > 0;) {
-    const next = queue.shift()!;
-    tree.push(next);
-    queue.push(...(children.get(next) ?? []));
-  }
-  for (const member of tree) {
-    try {
-      process.kill(member, "SIGKILL");
-    } catch {
-      // exited meanwhile
-    }
-  }
 }

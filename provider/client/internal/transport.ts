@@ -83,9 +83,29 @@ export class Transport {
     return this.#redactor.redact(text);
   }
 
+  /**
+   * Sends `op` until the retry table says stop: each attempt is admitted (the shared 429 pause,
+   * the caller's and the client's stop signals), sent, and decided upon (`#decide`: return, fail, or
+   * try again after a wait); the waiting itself is `#wait`'s.
+   */
   async call<T extends z.ZodType>(op: OperationName, input: CallInput, schema: T, options: RequestOptions = {}): Promise<z.infer<T>> {
-    const { method } = OPERATIONS[op];
-    const url = this.#url(op, input);
+    const request = this.#request(op, input);
+    const call = this.#newCall(op, options);
+    for (;;) {
+      call.attempt += 1;
+      const ticket = await this.#admit(call);
+      this.#log({ type: "request", operation: op, method: call.method, url: this.redact(request.url.href), attempt: call.attempt });
+      const started = this.#config.clock.now();
+      const outcome = await this.#send(request.url, call.method, request.headers, request.body, call.timeoutMs, call.signal);
+      const decision = this.#decide(call, outcome, ticket, started, schema);
+      if (decision.kind === "done") return decision.value;
+      if (decision.kind === "fail") throw decision.error;
+      await this.#wait(call, decision);
+    }
+  }
+
+  /** The URL, headers and body of `op`: the same for every attempt. */
+  #request(op: OperationName, input: CallInput): { url: URL; headers: Record<string, string>; body: string | undefined } {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#config.token}`,
       "service-api-version": OPERATIONS[op].version,
@@ -94,169 +114,195 @@ export class Transport {
     };
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     if (body !== undefined) headers["content-type"] = "application/json";
-    const retry: RetryPolicy = {
-      ...this.#config.retry,
-      maxRetries: checkNumber("maxRetries", options.maxRetries ?? this.#config.retry.maxRetries),
+    return { url: this.#url(op, input), headers, body };
+  }
+
+  /** A call's policy (the per-call options over the client's) and its counters, before the first attempt. */
+  #newCall(op: OperationName, options: RequestOptions): CallState {
+    const { method } = OPERATIONS[op];
+    return {
+      op,
+      method,
+      mutates: method !== "GET",
+      retriable: method !== "POST",
+      retry: { ...this.#config.retry, maxRetries: checkNumber("maxRetries", options.maxRetries ?? this.#config.retry.maxRetries) },
+      timeoutMs: checkNumber("timeoutMs", options.timeoutMs ?? this.#config.timeoutMs),
+      signal: options.signal,
+      attempt: 0,
+      retries: 0,
+      rateLimited: 0,
+      rateLimitWaited: 0,
+      maybeApplied: false,
     };
-    const timeoutMs = checkNumber("timeoutMs", options.timeoutMs ?? this.#config.timeoutMs);
-    const mutates = method !== "GET";
-    const retriable = method !== "POST";
-    const signal = options.signal;
-    // True once an attempt may have been processed: then a later failure cannot say "nothing happened".
-    let maybeApplied = false;
-    let retries = 0;
-    let rateLimited = 0;
-    let rateLimitWaited = 0;
-    const aborted = (cause?: unknown) => new AbortError(op, { mayHaveSucceeded: mutates && maybeApplied, method, cause });
+  }
 
-    for (let attempt = 1; ; attempt++) {
-      let ticket: PaceTicket;
-      try {
-        ticket = await this.#pacer.acquire(signal);
-      } catch (err) {
-        throw aborted(err);
-      }
-      if (signal?.aborted) throw aborted(signal.reason);
-      // Stopped (Pulumi's Cancel): nothing new goes out; what was sent before finishes.
-      const stop = this.#config.stopSignal;
-      if (stop?.aborted) throw new AbortError(op, { mayHaveSucceeded: mutates && maybeApplied, method, cause: stop.reason, stopped: true });
-      this.#log({ type: "request", operation: op, method, url: this.redact(url.href), attempt });
-      const clock = this.#config.clock;
-      const started = clock.now();
-      const outcome = await this.#send(url, method, headers, body, timeoutMs, signal);
+  /** Waits for the shared 429 pause to let this attempt go; refuses if the caller aborted or the client was stopped. */
+  async #admit(call: CallState): Promise<PaceTicket> {
+    let ticket: PaceTicket;
+    try {
+      ticket = await this.#pacer.acquire(call.signal);
+    } catch (err) {
+      throw aborted(call, err);
+    }
+    if (call.signal?.aborted) throw aborted(call, call.signal.reason);
+    // Stopped (Pulumi's Cancel): nothing new goes out; what was sent before finishes.
+    const stop = this.#config.stopSignal;
+    if (stop?.aborted) throw aborted(call, stop.reason, true);
+    return ticket;
+  }
 
-      if (outcome.kind === "aborted") {
-        maybeApplied ||= outcome.sent;
-        throw aborted(signal?.reason);
-      }
-      if (outcome.kind === "failed") {
-        const failure = classifyTransportError(outcome.error);
-        if (failure.kind === "usage") throw new ClientUsageError(op, failure.detail, { cause: outcome.error });
-        if (failure.kind === "maybe-sent") maybeApplied = true;
-        const safe = failure.kind === "not-sent" || retriable;
-        if (failure.kind !== "unknown" && safe && retries < retry.maxRetries) {
-          retries += 1;
-          await this.#backoff(
-            op,
-            attempt,
-            backoffDelay(retries - 1, retry),
-            failure.kind === "not-sent" ? "connection refused" : "connection error",
-            signal,
-            aborted,
-          );
-          continue;
-        }
-        if (failure.kind === "unknown") maybeApplied = true;
-        throw new ConnectionError(op, `connection error: ${this.redact(failure.detail)}${attempt > 1 ? ` (${attempt} attempts)` : ""}`, {
-          cause: outcome.error,
-          mayHaveSucceeded: mutates && maybeApplied,
-          method,
-          unreachable: failure.kind === "not-sent",
-        });
-      }
-      if (outcome.kind === "timeout") {
-        maybeApplied = true;
-        if (retriable && retries < retry.maxRetries) {
-          retries += 1;
-          await this.#backoff(op, attempt, backoffDelay(retries - 1, retry), "timeout", signal, aborted);
-          continue;
-        }
-        throw new TimeoutError(op, timeoutMs, { mayHaveSucceeded: mutates, method, attempts: attempt });
-      }
-      if (outcome.kind === "too-large") {
-        const ok = outcome.status >= 200 && outcome.status < 300;
-        throw new ResponseTooLargeError(op, outcome.status, this.#config.maxResponseBytes, {
-          setting: this.#config.label("maxResponseBytes"),
-          mayHaveSucceeded: mutates && (ok || maybeApplied || isAmbiguousStatus(outcome.status)),
-          method,
-        });
-      }
-
-      const res = outcome.response;
-      const requestId = header(res.headers, "x-request-id");
-      const safeRequestId = requestId === undefined ? undefined : this.redact(requestId);
-      this.#log({
-        type: "response",
-        operation: op,
-        status: res.status,
-        attempt,
-        durationMs: Math.round(clock.now() - started),
-        ...(safeRequestId ? { requestId: safeRequestId } : {}),
-      });
-      if (res.status !== 429) this.#pacer.passed(ticket);
-
-      if (res.status >= 200 && res.status < 300) {
-        let json: unknown;
-        try {
-          json = JSON.parse(res.text);
-        } catch {
-          throw new ResponseValidationError(op, res.status, [{ path: "", message: "body is not valid JSON" }], {
-            method,
-            requestId: safeRequestId,
-          });
-        }
-        return parseResponse(op, res.status, schema, json, { method, requestId: safeRequestId });
-      }
-
-      const retryAfterMs = parseRetryAfter(header(res.headers, "retry-after"), () => clock.date());
-      const init = this.#errorInit(op, method, res, safeRequestId, retryAfterMs);
-      if (res.status === 429 || res.status === 503) {
-        // Not processed: the request may be repeated, but never earlier than the server asked.
-        const label = this.#config.label;
-        if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) {
-          throw ApiError.from(
-            { ...init, mayHaveSucceeded: mutates && maybeApplied },
-            GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs, label("maxRetryAfterMs")),
-          );
-        }
-        if (res.status === 429) {
-          rateLimited += 1;
-          const delay = Math.max(retry.minRateLimitDelayMs, retryAfterMs ?? backoffDelay(Math.min(attempt - 1, 10), retry));
-          // Shared: every call of this client holds off until the limit has passed, then goes at the learned pace.
-          this.#pacer.limited(ticket, delay, retryAfterMs);
-          const fail = (extra: string) => ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied }, extra);
-          if (rateLimited > retry.maxRateLimitRetries) {
-            throw fail(GIVE_UP.rateLimitRetries(rateLimited, retry.maxRateLimitRetries, label("maxRateLimitRetries")));
-          }
-          if (rateLimitWaited + delay > retry.rateLimitBudgetMs) {
-            throw fail(GIVE_UP.rateLimitBudget(rateLimitWaited, delay, retry.rateLimitBudgetMs, label("rateLimitBudgetMs")));
-          }
-          rateLimitWaited += delay;
-          this.#log({ type: "retry", operation: op, attempt, delayMs: delay, reason: "429 rate limited" });
-          continue;
-        }
-        if (retries < retry.maxRetries) {
-          retries += 1;
-          await this.#backoff(op, attempt, retryAfterMs ?? backoffDelay(retries - 1, retry), "503 unavailable", signal, aborted);
-          continue;
-        }
-      }
-      if (isAmbiguousStatus(res.status)) {
-        maybeApplied = true;
-        if (retriable && retries < retry.maxRetries) {
-          retries += 1;
-          await this.#backoff(op, attempt, backoffDelay(retries - 1, retry), `${res.status} server error`, signal, aborted);
-          continue;
-        }
-      }
-      const exhausted = attempt > 1 && res.status >= 500;
-      throw ApiError.from({ ...init, mayHaveSucceeded: mutates && maybeApplied }, exhausted ? GIVE_UP.attempts(attempt) : undefined);
+  /** The retry table (see the top of this file), applied to one attempt's outcome. */
+  #decide<T extends z.ZodType>(
+    call: CallState,
+    outcome: SendOutcome,
+    ticket: PaceTicket,
+    started: number,
+    schema: T,
+  ): Decision<z.infer<T>> {
+    switch (outcome.kind) {
+      case "aborted":
+        call.maybeApplied ||= outcome.sent;
+        return fail(aborted(call, call.signal?.reason));
+      case "failed":
+        return this.#onConnectionFailure(call, outcome.error);
+      case "timeout":
+        call.maybeApplied = true;
+        return retryOr(
+          call,
+          call.retriable,
+          () => backoffDelay(call.retries, call.retry),
+          "timeout",
+          () => new TimeoutError(call.op, call.timeoutMs, { mayHaveSucceeded: call.mutates, method: call.method, attempts: call.attempt }),
+        );
+      case "too-large":
+        return fail(
+          new ResponseTooLargeError(call.op, outcome.status, this.#config.maxResponseBytes, {
+            setting: this.#config.label("maxResponseBytes"),
+            mayHaveSucceeded: call.mutates && (isSuccess(outcome.status) || call.maybeApplied || isAmbiguousStatus(outcome.status)),
+            method: call.method,
+          }),
+        );
+      case "response":
+        return this.#onResponse(call, outcome.response, ticket, started, schema);
     }
   }
 
-  async #backoff(
-    op: string,
-    attempt: number,
-    delayMs: number,
-    reason: string,
-    signal: AbortSignal | undefined,
-    aborted: (cause: unknown) => Error,
-  ): Promise<void> {
-    this.#log({ type: "retry", operation: op, attempt, delayMs, reason });
+  /** No response: retried when nothing was sent, or when repeating the request is safe (not a POST). */
+  #onConnectionFailure(call: CallState, error: unknown): Decision<never> {
+    const failure = classifyTransportError(error);
+    if (failure.kind === "usage") return fail(new ClientUsageError(call.op, failure.detail, { cause: error }));
+    if (failure.kind === "maybe-sent") call.maybeApplied = true;
+    const safe = failure.kind !== "unknown" && (failure.kind === "not-sent" || call.retriable);
+    const reason = failure.kind === "not-sent" ? "connection refused" : "connection error";
+    return retryOr(
+      call,
+      safe,
+      () => backoffDelay(call.retries, call.retry),
+      reason,
+      () => {
+        if (failure.kind === "unknown") call.maybeApplied = true;
+        const attempts = call.attempt > 1 ? ` (${call.attempt} attempts)` : "";
+        return new ConnectionError(call.op, `connection error: ${this.redact(failure.detail)}${attempts}`, {
+          cause: error,
+          mayHaveSucceeded: call.mutates && call.maybeApplied,
+          method: call.method,
+          unreachable: failure.kind === "not-sent",
+        });
+      },
+    );
+  }
+
+  /** A response: a 2xx is the result; a 429 or 503 waits as the server asks; a 500/502/504 is retried when safe. */
+  #onResponse<T extends z.ZodType>(
+    call: CallState,
+    res: RawResponse,
+    ticket: PaceTicket,
+    started: number,
+    schema: T,
+  ): Decision<z.infer<T>> {
+    const clock = this.#config.clock;
+    const requestId = header(res.headers, "x-request-id");
+    const safeRequestId = requestId === undefined ? undefined : this.redact(requestId);
+    this.#log({
+      type: "response",
+      operation: call.op,
+      status: res.status,
+      attempt: call.attempt,
+      durationMs: Math.round(clock.now() - started),
+      ...(safeRequestId ? { requestId: safeRequestId } : {}),
+    });
+    if (res.status !== 429) this.#pacer.passed(ticket);
+    if (isSuccess(res.status)) return this.#parse(call, res, safeRequestId, schema);
+
+    const retryAfterMs = parseRetryAfter(header(res.headers, "retry-after"), () => clock.date());
+    const init = this.#errorInit(call.op, call.method, res, safeRequestId, retryAfterMs);
+    const apiError = (extra?: string) => ApiError.from({ ...init, mayHaveSucceeded: call.mutates && call.maybeApplied }, extra);
+    const { retry } = call;
+    const label = this.#config.label;
+    if (res.status === 429 || res.status === 503) {
+      // Not processed: the request may be repeated, but never earlier than the server asked.
+      if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs)
+        return fail(apiError(GIVE_UP.retryAfterTooLong(retryAfterMs, retry.maxRetryAfterMs, label("maxRetryAfterMs"))));
+      if (res.status === 429) return this.#onRateLimited(call, ticket, retryAfterMs, apiError);
+      if (call.retries < retry.maxRetries)
+        return retryOr(call, true, () => retryAfterMs ?? backoffDelay(call.retries, retry), "503 unavailable", apiError);
+    }
+    if (isAmbiguousStatus(res.status)) {
+      call.maybeApplied = true;
+      if (call.retriable && call.retries < retry.maxRetries)
+        return retryOr(call, true, () => backoffDelay(call.retries, retry), `${res.status} server error`, apiError);
+    }
+    const exhausted = call.attempt > 1 && res.status >= 500;
+    return fail(apiError(exhausted ? GIVE_UP.attempts(call.attempt) : undefined));
+  }
+
+  /**
+   * A 429: every call of this client holds off until the limit has passed, then goes at the learned
+   * pace (the pacer's, so this call does not sleep itself); counted against its own budgets.
+   */
+  #onRateLimited(
+    call: CallState,
+    ticket: PaceTicket,
+    retryAfterMs: number | undefined,
+    apiError: (extra?: string) => ApiError,
+  ): Decision<never> {
+    const { retry } = call;
+    const label = this.#config.label;
+    call.rateLimited += 1;
+    const delayMs = Math.max(retry.minRateLimitDelayMs, retryAfterMs ?? backoffDelay(Math.min(call.attempt - 1, 10), retry));
+    this.#pacer.limited(ticket, delayMs, retryAfterMs);
+    if (call.rateLimited > retry.maxRateLimitRetries)
+      return fail(apiError(GIVE_UP.rateLimitRetries(call.rateLimited, retry.maxRateLimitRetries, label("maxRateLimitRetries"))));
+    if (call.rateLimitWaited + delayMs > retry.rateLimitBudgetMs)
+      return fail(apiError(GIVE_UP.rateLimitBudget(call.rateLimitWaited, delayMs, retry.rateLimitBudgetMs, label("rateLimitBudgetMs"))));
+    call.rateLimitWaited += delayMs;
+    return { kind: "paced", delayMs, reason: "429 rate limited" };
+  }
+
+  /** A 2xx body, read as the operation's schema says. */
+  #parse<T extends z.ZodType>(call: CallState, res: RawResponse, requestId: string | undefined, schema: T): Decision<z.infer<T>> {
+    let json: unknown;
     try {
-      await this.#config.clock.sleep(delayMs, signal);
+      json = JSON.parse(res.text);
+    } catch {
+      return fail(
+        new ResponseValidationError(call.op, res.status, [{ path: "", message: "body is not valid JSON" }], {
+          method: call.method,
+          requestId,
+        }),
+      );
+    }
+    return { kind: "done", value: parseResponse(call.op, res.status, schema, json, { method: call.method, requestId }) };
+  }
+
+  /** The wait a decision asked for, logged first: a backoff sleeps here; a 429's wait is the pacer's, at the next admission. */
+  async #wait(call: CallState, decision: Extract<Decision<unknown>, { kind: "retry" | "paced" }>): Promise<void> {
+    this.#log({ type: "retry", operation: call.op, attempt: call.attempt, delayMs: decision.delayMs, reason: decision.reason });
+    if (decision.kind === "paced") return;
+    try {
+      await this.#config.clock.sleep(decision.delayMs, call.signal);
     } catch (err) {
-      throw aborted(err);
+      throw aborted(call, err);
     }
   }
 
@@ -335,6 +381,64 @@ export class Transport {
   #log(event: LogEvent): void {
     this.#logger?.(event);
   }
+}
+
+/** One call across its attempts: its policy, and what the retry table's budgets have counted. */
+interface CallState {
+  readonly op: OperationName;
+  readonly method: HttpMethod;
+  /** Not a GET: an attempt that may have been processed may have changed something. */
+  readonly mutates: boolean;
+  /** Not a POST: the same request can be repeated after an outcome we cannot know. */
+  readonly retriable: boolean;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  attempt: number;
+  /** Retries counted against `maxRetries` (backoffs, 503s); 429s count apart. */
+  retries: number;
+  rateLimited: number;
+  rateLimitWaited: number;
+  /** True once an attempt may have been processed: then a later failure cannot say "nothing happened". */
+  maybeApplied: boolean;
+}
+
+/** What the retry table says after an attempt. */
+type Decision<T> =
+  | { kind: "done"; value: T }
+  | { kind: "fail"; error: Error }
+  /** Back off `delayMs`, then try again (counted against `maxRetries` already). */
+  | { kind: "retry"; delayMs: number; reason: string }
+  /** A 429: try again when the shared pause lets the call go. */
+  | { kind: "paced"; delayMs: number; reason: string };
+
+function fail(error: Error): Decision<never> {
+  return { kind: "fail", error };
+}
+
+/**
+ * Retry after `delay()` when `allowed` and `maxRetries` has room, counting this retry; else fail
+ * with `error()`. The delay is taken before the count, so the first retry backs off `backoffDelay(0)`.
+ */
+function retryOr(call: CallState, allowed: boolean, delay: () => number, reason: string, error: () => Error): Decision<never> {
+  if (!allowed || call.retries >= call.retry.maxRetries) return fail(error());
+  const delayMs = delay();
+  call.retries += 1;
+  return { kind: "retry", delayMs, reason };
+}
+
+/** The call stopped by its caller's signal, or (`stopped`) by the client's stopSignal. */
+function aborted(call: CallState, cause: unknown, stopped = false): AbortError {
+  return new AbortError(call.op, {
+    mayHaveSucceeded: call.mutates && call.maybeApplied,
+    method: call.method,
+    cause,
+    ...(stopped && { stopped: true }),
+  });
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 type SendOutcome =

@@ -4,11 +4,14 @@
  * PATH gets one line naming both versions — not `TypeError: Cannot read properties of undefined
  * (reading 'bind')` from inside undici. The error carries the marker of Pulumi's `RunError`
  * (`__pulumiRunError`), so the CLI prints its message without a stack trace; the SDK itself is not
- * loaded for that, since the plugin's bundle must not contain it. In the provider process (refresh,
- * destroy) the same check runs when the state's `require("pulumi-serviceapi/lifecycle/…")` loads.
+ * loaded for that, as the check must run before any dependency does. In the provider process
+ * (refresh, destroy) the same check runs when the state's `require("pulumi-serviceapi/dynamic/…")`
+ * loads (or, in a stack made before the restructure, `…/lifecycle/…`). It sits in the dynamic face
+ * because that face's modules load it first and it uses that face's print filter; the package entry
+ * (`../index.ts`) imports it from here, downward.
  */
-import { engines } from "../package.json";
-import { expectPrintOf } from "./dynamic/expected-prints";
+import { engines } from "../../package.json";
+import { expectPrintOf } from "./expected-prints";
 
 export const MIN_NODE = engines.node.replace(/^>=\s*/, "").replace(/\.0$/, "");
 

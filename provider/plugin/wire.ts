@@ -1,0 +1,126 @@
+/**
+ * The plugin's protobuf side: values to and from `Struct`, a request's resource type and logical
+ * name, and the replies the engine reads — check failures, detailed diffs, errors, partial
+ * failures. `server.ts` holds the handlers and knows none of this encoding.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import type { PartialFailure } from "../resources/errors";
+import type { CheckFailure, DiffResult, Values } from "../resources/lifecycle";
+
+/**
+ * How the wire protocol marks a secret value (`{"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+ * "value": …}`: pulumi/pulumi `sdk/go/common/resource/sig/sig.go`, and the SDK's `runtime/rpc` for
+ * Node.js). Written out so the plugin loads none of the program-side SDK; a test keeps the two equal.
+ */
+export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+export function values(struct: Struct | undefined): Values {
+  return (struct?.toJavaScript() ?? {}) as Values;
+}
+
+export function toStruct(value: object): Struct {
+  // Struct has no `undefined`: drop those keys, as JSON would.
+  return Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, JavaScriptValue>);
+}
+
+/** The resource type's token: from the request, or the type part of its URN (`…::serviceapi:index:Product::name`). */
+export function typeOf(type: string, urn: string): string {
+  return type || (urn.split("::")[2] ?? "").split("$").pop()!;
+}
+
+/** The resource's logical name: from the request, or the last part of its URN. */
+export function nameOf(name: string, urn: string): string {
+  return name || urn.split("::").pop()!;
+}
+
+/**
+ * Settings are strings in stack config; an explicit provider's arguments may arrive typed, and a
+ * secret one (the token) wrapped as Pulumi marks secrets on the wire: `configure` is sent before
+ * the engine knows we take plain values.
+ */
+export function setting(source: Values): (key: string) => string | undefined {
+  return (key) => {
+    let value = source[key];
+    if (typeof value === "object" && value !== null && (value as Values)[SECRET_SIG_KEY] === SECRET_SIG) value = (value as Values).value;
+    return value === undefined || value === null ? undefined : String(value);
+  };
+}
+
+export function checkFailures(failures: CheckFailure[]): proto.CheckFailure[] {
+  return failures.map((f) => checkFailure(f.reason, f.property));
+}
+
+export function checkFailure(reason: string, property = ""): proto.CheckFailure {
+  const failed = new proto.CheckFailure();
+  failed.setProperty(property);
+  failed.setReason(reason);
+  return failed;
+}
+
+/**
+ * A lifecycle's diff on the wire. Exactly the fields the lifecycle will change, and which of them
+ * replaces, go into the detailed diff: the CLI shows them as native providers' are (`[diff: ~title]`),
+ * secret values included (`title: [secret] => [secret]`). Kinds compare the old inputs with the new.
+ */
+export function diffResponse(result: DiffResult, oldInputs: Values, news: Values): proto.DiffResponse {
+  const response = new proto.DiffResponse();
+  response.setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+  response.setReplacesList(result.replaces);
+  response.setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+  if (result.changed.length > 0) {
+    response.setDiffsList(result.changed);
+    response.setHasdetaileddiff(true);
+    for (const key of result.changed)
+      response.getDetaileddiffMap().set(key, propertyDiff(oldInputs[key], news[key], result.replaces.includes(key)));
+  }
+  return response;
+}
+
+/** An input diff: added, deleted or updated between the old and new inputs, and whether it replaces. */
+function propertyDiff(before: unknown, after: unknown, replaces: boolean): proto.PropertyDiff {
+  const Kind = proto.PropertyDiff.Kind;
+  const absent = (value: unknown) => value === undefined || value === null;
+  const kind =
+    absent(before) && !absent(after)
+      ? replaces
+        ? Kind.ADD_REPLACE
+        : Kind.ADD
+      : !absent(before) && absent(after)
+        ? replaces
+          ? Kind.DELETE_REPLACE
+          : Kind.DELETE
+        : replaces
+          ? Kind.UPDATE_REPLACE
+          : Kind.UPDATE;
+  const diff = new proto.PropertyDiff();
+  diff.setKind(kind);
+  diff.setInputdiff(true);
+  return diff;
+}
+
+/** A failure the engine shows as the operation's error: its message, no stack trace. */
+export function failure(message: string): grpc.ServiceError {
+  return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata: new grpc.Metadata() });
+}
+
+/** The record exists: `ErrorResourceInitFailed`, so the engine keeps its id and outputs and shows the reason. */
+export function partialFailure(error: PartialFailure): grpc.ServiceError {
+  const detail = new proto.ErrorResourceInitFailed();
+  detail.setId(error.id);
+  detail.setProperties(toStruct(error.outputs));
+  detail.setReasonsList([error.message]);
+  const any = new Any();
+  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(error.message);
+  status.addDetails(any);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return Object.assign(new Error(error.message), { code: grpc.status.UNKNOWN, details: error.message, metadata });
+}

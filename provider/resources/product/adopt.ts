@@ -1,0 +1,130 @@
+/**
+ * `adoptId`: taking over a product that exists instead of creating one, and the rule that a
+ * product is managed by one resource of a stack.
+ *
+ * When: a new resource's adoption is read and previewed at `check`, so an id the token cannot see
+ * fails the preview, not the deploy; the record read is kept in the ledger for the create of the
+ * same command, so `up` reads it once. An existing resource whose adoptId names another product is
+ * a replacement, previewed at `diff` (only `diff` knows the resource's own id). `create` then adopts:
+ * the kept read (or one empty PATCH, the API's only read), one PATCH of what differs, no POST.
+ *
+ * One product, one resource (the ledger's claims): `check` claims the product `adoptId` names,
+ * `diff` the product the state names; whichever of two claimants is asked second refuses, and a
+ * delete never archives a product another resource of the stack claimed.
+ */
+import { PermissionDeniedError, type Product } from "../../client";
+import type { ProviderContext } from "../context";
+import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
+import { label } from "../messages";
+import { outputs, type Desired } from "./fields";
+import { buildProductPatch, describePatch } from "./patch";
+
+/** What `check` says of an `adoptId` another resource of this stack claimed first; `undefined` when none did. */
+export function claimAdoption(ctx: ProviderContext, productId: string, name: string | undefined): string | undefined {
+  const other = ctx.ledger.claim(productId, name);
+  return other === undefined ? undefined : sameProduct(other);
+}
+
+/** `diff`'s claim of the product its state names: refused when another resource of this stack adopts it. */
+export function claimManaged(ctx: ProviderContext, productId: string, name: string | undefined): void {
+  const other = ctx.ledger.claim(productId, name);
+  if (other !== undefined)
+    throw new UserError(
+      `${label("Product", productId, name)}: Product ${JSON.stringify(other)} of this stack sets adoptId to this same product: one product, one resource.`,
+    );
+}
+
+/** Two resources of one stack cannot manage one product: they would undo each other, and removing one would archive it. */
+function sameProduct(other: string): string {
+  return (
+    `names the product that Product ${JSON.stringify(other)} of this stack already manages or adopts: one product, one resource. ` +
+    "Remove one of the two, or point adoptId at another product"
+  );
+}
+
+/**
+ * Reads the product `adoptId` names — with an empty PATCH, the API's only read, as refresh does —
+ * and says which fields adoption will change on it, by name (any value may be a secret). Returns
+ * the problem with `adoptId` when this token cannot see that product. The read is kept for the
+ * create that follows in the same command.
+ */
+export async function previewAdoption(
+  ctx: ProviderContext,
+  productId: string,
+  desired: Partial<Desired>,
+  name: string | undefined,
+): Promise<string | undefined> {
+  let current: Product;
+  try {
+    current = ctx.ledger.adoptionReads.get(productId) ?? (await ctx.client().updateProduct(productId, {}));
+  } catch (error) {
+    if (isNotFound(error) || error instanceof PermissionDeniedError) {
+      return (
+        `names no product this token can see: reading it (an empty PATCH, the API's only read) was answered ${error.status}. ` +
+        "Check the id, and that the token has access to the product's workspace"
+      );
+    }
+    throw error;
+  }
+  ctx.ledger.adoptionReads.set(productId, current);
+  const patch = buildProductPatch(current, desired);
+  // The engine may ask twice (a replacement's diff): `once` says it once per command.
+  const who = label("Product", productId, name);
+  if (Object.keys(patch).length === 0) {
+    ctx.once(
+      "info",
+      `${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.${archivedNote(current, desired)}`,
+    );
+    return undefined;
+  }
+  ctx.once(
+    "warning",
+    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}. ` +
+      `A field the program leaves out is cleared; declare it to keep its live value.${archivedNote(current, desired)}`,
+  );
+  return undefined;
+}
+
+/** An adopted product that is archived stays archived unless the program declares a status: say so. */
+function archivedNote(current: Product, desired: Partial<Desired>): string {
+  return current.status === "archived" && desired.status === undefined
+    ? " It is archived, and stays so: the program declares no status."
+    : "";
+}
+
+/**
+ * The create of a resource that declares `adoptId`: the product read at check (kept for this
+ * command) or read now with an empty PATCH; one more PATCH fixes what differs; no POST. The output
+ * says which fields were sent.
+ */
+export async function adopt(ctx: ProviderContext, productId: string, desired: Desired, name: string | undefined) {
+  const client = ctx.client();
+  let current: Product | undefined = ctx.ledger.adoptionReads.get(productId);
+  ctx.ledger.adoptionReads.delete(productId);
+  try {
+    current ??= await client.updateProduct(productId, {});
+  } catch (error) {
+    if (isNotFound(error)) throw withAdvice(error, `adoptId ${productId}: no product with this id is visible to this token.`);
+    throw error;
+  }
+  // A replacement that adopts the record it replaces (projectId changed, adoptId kept) must not archive it next.
+  ctx.ledger.noteImported("Product", productId);
+  const patch = buildProductPatch(current, desired);
+  const who = `adopted ${label("Product", productId, name)}`;
+  if (Object.keys(patch).length === 0) {
+    ctx.info(`${who}: it already matched the program; nothing sent.`);
+    return { id: productId, outs: outputs(current, desired) };
+  }
+  try {
+    const record = await client.updateProduct(productId, patch);
+    ctx.info(`${who}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
+    return { id: productId, outs: outputs(record, desired) };
+  } catch (error) {
+    throw new PartialFailure(
+      productId,
+      outputs(current, desired),
+      `${label("Product", productId, name)} was adopted, but updating ${Object.keys(patch).join(", ")} failed: ${(error as Error).message} ` +
+        "It is recorded in the stack; the next `pulumi up` retries the PATCH.",
+    );
+  }
+}

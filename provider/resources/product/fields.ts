@@ -1,0 +1,169 @@
+/**
+ * The Product's types and its field table: what a program declares, what the stack stores (and how
+ * it is built from a record), and each field's schema, limits and description — what `check`
+ * refuses, what the plugin schema says, what docs/resources.md lists.
+ */
+import { z } from "zod";
+import type { KnownProductStatus, Product, ProductStatus } from "../../client";
+import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../../contract/schemas";
+import { Failures, checkInputs } from "../checks";
+import { propertyNames, type ResourceFields } from "../fields";
+import type { CheckFailure, Values } from "../lifecycle";
+import { DECLARED, declaredKeys, type Stored } from "../stored-state";
+import { UNCONFIRMED } from "../unconfirmed";
+
+const ON_DELETE = ["archive", "retain"] as const;
+export type ProductOnDelete = (typeof ON_DELETE)[number];
+
+/** What a program declares for a product (`ProductArgs` is this with `Input<…>` values). */
+export interface ProductInputs {
+  /** The project the product belongs to. Changing it replaces the product. */
+  projectId: string;
+  /** 1 to 1024 characters. */
+  title: string;
+  /** Up to 10,000 characters. Leaving it out (or `null`) means no description: removing it from the program clears it. */
+  description?: string | null;
+  /** 1 to 1024 characters. Leaving it out (or `null`) clears it. */
+  slug?: string | null;
+  /** Set after create with one PATCH when it differs from the service's initial status. Leaving it out leaves the status alone. */
+  status?: KnownProductStatus;
+  /** An absolute URI (RFC 3986). Leaving it out (or `null`) clears it. */
+  externalCheckoutUrl?: string | null;
+  /** What `pulumi destroy` (or removing the resource) does: `archive` (default) sets status archived; `retain` only forgets it. */
+  onDelete?: ProductOnDelete;
+  /**
+   * The id of an existing product to take over instead of creating one (`pulumi import` does not
+   * work for dynamic providers). Create reads it and PATCHes only the fields that differ; no POST.
+   */
+  adoptId?: string;
+}
+
+/** The inputs as a lifecycle request carries them (decoded by `PRODUCT_FIELDS`). */
+export type Desired = Stored<ProductInputs>;
+
+/**
+ * Hidden output set by refresh when a product whose program declares no `status` was archived
+ * behind Pulumi's back: the status the stack last saw, which `up` sets back. Archiving is what
+ * `destroy` does, so an archived product is gone from the catalog the program declares — drift the
+ * gate must see, like a deleted resource. Declaring `status: "archived"` accepts it instead.
+ */
+export const RESTORE_STATUS = "__statusBeforeArchive";
+
+/** A product's fields as the service reports them (or as the state last recorded them). */
+export type LiveFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl"> & {
+  [RESTORE_STATUS]?: ProductStatus;
+};
+
+export interface ProductOutputs {
+  projectId: string;
+  title: string;
+  description: string | null;
+  slug: string | null;
+  /** As the service reports it; a status newer than this package is kept as it is. */
+  status: ProductStatus;
+  /** Set by the service. */
+  type: string;
+  externalCheckoutUrl: string | null;
+  onDelete: ProductOnDelete;
+  adoptId?: string;
+  [DECLARED]: string[];
+  /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
+  [UNCONFIRMED]?: unknown;
+  /** Only after a refresh found the product archived behind Pulumi's back (`RESTORE_STATUS`). */
+  [RESTORE_STATUS]?: ProductStatus;
+}
+
+/** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
+export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
+  resource: "Product",
+  description:
+    "A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. " +
+    "The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).",
+  inputs: {
+    projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
+    title: {
+      schema: UpdateProductSchema.shape.title,
+      required: true,
+      shownToPeople: true,
+      description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
+    },
+    description: {
+      schema: UpdateProductSchema.shape.description,
+      description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
+    },
+    slug: {
+      schema: UpdateProductSchema.shape.slug,
+      shownToPeople: true,
+      description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
+    },
+    status: {
+      schema: UpdateProductSchema.shape.status,
+      oneOf: PRODUCT_STATUSES,
+      description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
+    },
+    externalCheckoutUrl: {
+      schema: UpdateProductSchema.shape.externalCheckoutUrl,
+      description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
+    },
+    onDelete: {
+      schema: z.enum(ON_DELETE),
+      oneOf: ON_DELETE,
+      description: "What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.",
+    },
+    adoptId: {
+      schema: uuid,
+      hint: " (the id of an existing product to take over)",
+      description:
+        "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.",
+    },
+  },
+  outputs: {
+    type: { type: "string", description: "The product type, set by the service." },
+  },
+};
+
+/** Every property of the resource, for the resource class. */
+export const PRODUCT_OUTPUTS = propertyNames(PRODUCT_FIELDS);
+
+/** Fields where leaving the input out means "no value": removing one from the program sends `null`. */
+export const NULLABLE = ["description", "slug", "externalCheckoutUrl"] as const;
+
+/**
+ * Every problem with a product's inputs, each naming the field, the problem and the limit, never
+ * the value. Unknown values (preview) are skipped. Exported for programs that validate their own
+ * sources (see examples/catalog-from-yaml) before declaring resources.
+ */
+export function productInputFailures(news: Values): CheckFailure[] {
+  const failures = new Failures();
+  checkInputs(failures, PRODUCT_FIELDS, news);
+  return failures.list;
+}
+
+/** The state of a product: the record's fields, and what only the stack knows (projectId, onDelete, adoptId, the declared names). */
+export function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): ProductOutputs {
+  return {
+    projectId: desired.projectId,
+    title: record.title,
+    description: record.description ?? null,
+    slug: record.slug ?? null,
+    status: record.status,
+    type: record.type,
+    externalCheckoutUrl: record.externalCheckoutUrl ?? null,
+    onDelete: desired.onDelete ?? "archive",
+    ...(desired.adoptId !== undefined && { adoptId: desired.adoptId }),
+    [DECLARED]: declaredKeys(desired),
+  };
+}
+
+/** The placeholder's state: what the program declared, as nothing came back from the service. */
+export function unconfirmedOutputs(desired: Desired): Omit<ProductOutputs, "status" | "type"> {
+  return {
+    projectId: desired.projectId,
+    title: desired.title,
+    description: desired.description ?? null,
+    slug: desired.slug ?? null,
+    externalCheckoutUrl: desired.externalCheckoutUrl ?? null,
+    onDelete: desired.onDelete ?? "archive",
+    [DECLARED]: declaredKeys(desired),
+  };
+}

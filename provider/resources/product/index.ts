@@ -1,0 +1,15 @@
+/**
+ * `Product`: the lifecycle (`lifecycle.ts`) and what the rest of the package uses of it — the field
+ * table (the plugin's schema), the types (the program's `ProductArgs`), the checks a program can
+ * run itself, and the PATCH rule (its tests).
+ */
+export { product } from "./lifecycle";
+export {
+  PRODUCT_FIELDS,
+  PRODUCT_OUTPUTS,
+  productInputFailures,
+  type ProductInputs,
+  type ProductOutputs,
+  type ProductOnDelete,
+} from "./fields";
+export { buildProductPatch } from "./patch";

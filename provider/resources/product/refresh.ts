@@ -1,0 +1,95 @@
+/**
+ * The live product → the stack: `read` (refresh) and `importRecord` (`pulumi import`). The API
+ * has no GET for products; an empty PATCH returns the record and changes nothing. Both return the
+ * live values under the input names too, so the engine shows which field drifted, and the code
+ * `pulumi import` prints matches the record.
+ */
+import type { Product } from "../../client";
+import type { ProviderContext } from "../context";
+import { isNotFound, withAdvice } from "../errors";
+import { projectAndRecordId } from "../import-id";
+import type { ImportRequest, ReadRequest, ReadResult } from "../lifecycle";
+import { label } from "../messages";
+import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
+import { isUnconfirmed } from "../unconfirmed";
+import { NULLABLE, PRODUCT_FIELDS, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
+import { isKnownStatus } from "./patch";
+
+export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
+  // A placeholder has nothing to read: the stack keeps it, and the next preview says what to do.
+  if (isUnconfirmed(state)) return { id, props: state };
+  if (!ctx.settings().productRefresh) {
+    ctx.once(
+      "warning",
+      "serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.",
+    );
+    return { id, props: state };
+  }
+  let record: Product;
+  try {
+    record = await ctx.client().updateProduct(id, {});
+  } catch (error) {
+    if (isNotFound(error)) return {}; // gone: the engine drops it from the stack
+    throw error;
+  }
+  // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
+  const stored: Desired = {
+    projectId: state.projectId,
+    title: record.title,
+    onDelete: state.onDelete,
+    ...(state.adoptId !== undefined && { adoptId: state.adoptId }),
+  };
+  // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
+  const declared = state[DECLARED] ?? declaredKeys(pickInputs(state));
+  const refreshed: ProductOutputs = { ...outputs(record, stored), [DECLARED]: declared };
+  const inputs = refreshedInputs(declared, { ...record, ...stored }, NULLABLE);
+  // Archived behind Pulumi's back while the program leaves status alone: shown as `status` drift.
+  const lastSeen = state[RESTORE_STATUS] ?? state.status;
+  if (!declared.includes("status") && record.status === "archived" && lastSeen !== undefined && lastSeen !== "archived") {
+    refreshed[RESTORE_STATUS] = lastSeen;
+    inputs.status = record.status;
+    ctx.warn(
+      `${label("Product", id, name)} was archived on the service, not by Pulumi. The program declares no status, so \`pulumi up\` ` +
+        'sets back the status the stack last recorded; to keep it archived, declare `status: "archived"` (or remove the product from the program).',
+    );
+  }
+  return { id, props: refreshed, inputs };
+}
+
+/** The input fields a state holds, `null` dropped (a state taken over from a pending create is its inputs). */
+function pickInputs(state: object): object {
+  const values = state as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(PRODUCT_FIELDS.inputs).flatMap((key) => (values[key] === undefined || values[key] === null ? [] : [[key, values[key]]])),
+  );
+}
+
+/**
+ * Takes an existing product into the stack: its live fields become the inputs (`title`, `status`,
+ * and each nullable field that has a value), so the code `pulumi import` prints matches it.
+ */
+export async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest): Promise<ReadResult<ProductOutputs>> {
+  const { projectId, recordId } = projectAndRecordId("Product", id, hint);
+  let record: Product;
+  try {
+    record = await ctx.client().updateProduct(recordId, {});
+  } catch (error) {
+    if (isNotFound(error))
+      throw withAdvice(error, `Product ${recordId}: no product with this id is visible to this token, so it cannot be imported.`);
+    throw error;
+  }
+  ctx.ledger.noteImported("Product", recordId);
+  const live = {
+    ...(projectId !== undefined && { projectId }),
+    title: record.title,
+    ...(isKnownStatus(record.status) && { status: record.status }),
+    ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
+    ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
+  } as Desired;
+  const declared = declaredKeys(live);
+  return {
+    id: recordId,
+    props: { ...outputs(record, live), [DECLARED]: declared },
+    inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE),
+  };
+}

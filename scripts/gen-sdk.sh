@@ -17,11 +17,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-sdk}"
 
+# SERVICEAPI_PLUGIN_DOWNLOAD_URL: where the SDKs say the plugin archives are (`pluginDownloadURL`),
+# for SDKs made for a release (`npm run release -- --plugin-url`); the committed sdk/ and schema.json
+# carry the default, PLUGIN_DOWNLOAD_URL in provider/plugin/schema.ts.
+if [[ "$out" == sdk && -n "${SERVICEAPI_PLUGIN_DOWNLOAD_URL:-}" ]]; then
+  echo "gen-sdk: SERVICEAPI_PLUGIN_DOWNLOAD_URL is for SDKs generated into another folder; sdk/ carries PLUGIN_DOWNLOAD_URL of provider/plugin/schema.ts: change it there, or unset the variable" >&2
+  exit 2
+fi
+
 schema=$(mktemp)
 trap 'rm -f "$schema"' EXIT
 # From the sources (ts-node, no type-check): the build itself compiles the generated Node.js SDK.
 node -r ts-node/register/transpile-only \
-  -e 'process.stdout.write(JSON.stringify(require("./provider/plugin/schema.ts").packageSchema(), null, 2) + "\n")' > "$schema"
+  -e 'const url = process.env.SERVICEAPI_PLUGIN_DOWNLOAD_URL || undefined;
+      const schema = require("./provider/plugin/schema.ts").packageSchema({ pluginDownloadURL: url });
+      process.stdout.write(JSON.stringify(schema, null, 2) + "\n")' > "$schema"
 if [[ "$out" == sdk ]]; then cp "$schema" schema.json; fi
 
 command -v go >/dev/null 2>&1 || { echo "gen-sdk: needs Go (>= 1.25) on PATH to build the generator" >&2; exit 1; }

@@ -156,8 +156,18 @@ const language = {
   },
 };
 
-/** The package schema, as `pulumi package get-schema` prints it. */
-export function packageSchema(): Record<string, unknown> {
+/**
+ * Where Pulumi downloads the plugin archive (`pulumi-resource-serviceapi-v<version>-<os>-<arch>.tar.gz`)
+ * when a program needs the plugin and none is installed: the SDKs carry it (the Node.js SDK as
+ * `pulumi.server` in its package.json and as the default `pluginDownloadURL` of its resources), so
+ * a program gets the plugin without `pulumi plugin install`. The default is this repository's GitHub
+ * release `v<version>`; a team that hosts the archives elsewhere gives its URL to `npm run release
+ * -- --plugin-url`, which publishes an SDK carrying it (docs/release.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-serviceapi/pulumi-serviceapi";
+
+/** The package schema, as `pulumi package get-schema` prints it (with `pluginDownloadURL`, as an SDK generated for a release carries it). */
+export function packageSchema(options: { pluginDownloadURL?: string } = {}): Record<string, unknown> {
   return {
     name: PACKAGE,
     displayName: "Project/Site/Task/Product Service",
@@ -168,6 +178,7 @@ export function packageSchema(): Record<string, unknown> {
     homepage: REPOSITORY,
     repository: REPOSITORY,
     publisher: "pulumi-serviceapi",
+    pluginDownloadURL: options.pluginDownloadURL ?? PLUGIN_DOWNLOAD_URL,
     language,
     config: { variables: configVariables },
     provider: {

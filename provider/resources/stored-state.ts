@@ -41,7 +41,8 @@ export type Stored<T> = { [K in keyof T]: Exclude<T[K], null> };
 
 /**
  * A resource's inputs read from the engine's values with a zod schema built from its field table,
- * once, by `withDefaults`: the engine's own keys (`__provider`, the logical name) are dropped, and
+ * in one place — `withDefaults`, as each request arrives, before any lifecycle code sees them (no
+ * lifecycle casts the engine's values): the engine's own keys (`__provider`, the logical name) are dropped, and
  * `null` too, so a program that switches between `null` and leaving a field out shows no diff.
  *
  * The schema checks each field's type and presence, not its limits: limits are `check`'s (with

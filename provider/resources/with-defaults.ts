@@ -1,7 +1,7 @@
 /**
  * `withDefaults(lifecycle)`: what both faces call, so a lifecycle behaves the same behind either.
- * It turns the engine's values into each operation's typed request — inputs decoded once, by the
- * field table (`stored-state.ts`); the logical name as the face supplies it — runs the table's
+ * It turns the engine's values into each operation's typed request — inputs decoded here, as each
+ * request arrives, by the field table (`stored-state.ts`); the logical name as the face supplies it — runs the table's
  * checks, records in the ledger what a later operation of the command needs (a `check` makes the
  * next `diff` of the resource a planning one), adds the configuration advice to the failures of
  * record operations (`errors.ts`), and supplies what the lifecycle leaves out:

@@ -73,17 +73,14 @@ async function previewReplacement(ctx: ProviderContext, adoptId: string, news: P
 
 async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
   if (desired.adoptId !== undefined) return adopt(ctx, desired.adoptId, desired, name);
+  // Every declared field but what only the stack knows (onDelete, adoptId) and what the create body
+  // cannot carry (status: one PATCH after), so a field added to the table is sent without more code.
+  const { status: _status, onDelete: _onDelete, adoptId: _adoptId, ...body } = desired;
   const client = ctx.client();
   let created: Product;
   const sent = new Date();
   try {
-    created = await client.createProduct({
-      title: desired.title,
-      projectId: desired.projectId,
-      ...(desired.description !== undefined && { description: desired.description }),
-      ...(desired.slug !== undefined && { slug: desired.slug }),
-      ...(desired.externalCheckoutUrl !== undefined && { externalCheckoutUrl: desired.externalCheckoutUrl }),
-    });
+    created = await client.createProduct(body);
   } catch (error) {
     if (!mayHaveSucceeded(error)) throw error;
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second product.

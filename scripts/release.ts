@@ -118,6 +118,13 @@ async function pack(dir: string, dest: string): Promise<string> {
   return join(dest, out.trim().split("\n").pop()!);
 }
 
+/** Where Pulumi fetches one archive from an http(s) `pluginDownloadURL` (it fills in `${VERSION}`, `${OS}`, `${ARCH}`). */
+export function downloadUrl(pluginUrl: string, version: string, platform: string): string {
+  const [os, arch] = platform.split("-") as [string, string];
+  const base = pluginUrl.replaceAll("${VERSION}", version).replaceAll("${OS}", os).replaceAll("${ARCH}", arch).replace(/\/$/, "");
+  return `${base}/${pluginArchiveName(version, platform)}`;
+}
+
 export async function release(options: ReleaseOptions, log: (line: string) => void = console.log): Promise<Released> {
   const root = manifest(REPO);
   const version = root.version;
@@ -210,7 +217,7 @@ export async function release(options: ReleaseOptions, log: (line: string) => vo
     log(
       options.pluginUrl.startsWith("github://")
         ? `release: attach the archives to the GitHub release v${version} of ${options.pluginUrl.replace(/^github:\/\/[^/]+\//, "")}`
-        : `release: upload the archives so that ${options.pluginUrl.replace(/\/$/, "")}/${pluginArchiveName(version, "linux-amd64")} serves them`,
+        : `release: upload the archives so that ${downloadUrl(options.pluginUrl, version, "linux-amd64")} serves them`,
     );
     return { version, packages: packages.map((p) => p.name), archives, pluginUrl: options.pluginUrl };
   } finally {

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { ConfigError } from "./errors";
+import type { TokenGate } from "./token-gate";
 
 export type LogEvent =
-  | { type: "request"; operation: string; method: string; url: string; attempt: number }
+  /** `emptyBody`: no body, or `{}` (a GET; the empty PATCH that reads a product). */
+  | { type: "request"; operation: string; method: string; url: string; attempt: number; emptyBody: boolean }
   | { type: "response"; operation: string; status: number; attempt: number; durationMs: number; requestId?: string }
   | { type: "retry"; operation: string; attempt: number; delayMs: number; reason: string };
 
@@ -62,6 +64,12 @@ export interface ClientOptions {
    * started work could lose a create's answer; not starting more loses nothing.
    */
   stopSignal?: AbortSignal;
+  /**
+   * Shared by clients that should stop at a refused token (`token-gate.ts`): the first request with
+   * a token goes alone, and after a 401 or 403 nothing more is sent with it. Default: none, every
+   * call is sent.
+   */
+  tokenGate?: TokenGate;
   /** The client's time, for tests with scaled-down or virtual time. Default: the real clocks. */
   clock?: Clock;
 }
@@ -106,6 +114,7 @@ export interface ResolvedConfig {
   /** The name messages use for an option (`optionLabels`, else the option's own name). */
   label: (name: OptionName) => string;
   stopSignal: AbortSignal | undefined;
+  tokenGate: TokenGate | undefined;
   clock: Clock;
 }
 
@@ -159,6 +168,7 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
     },
     label,
     stopSignal: options.stopSignal,
+    tokenGate: options.tokenGate,
     clock: options.clock ?? SYSTEM_CLOCK,
   };
 }

@@ -120,6 +120,25 @@ export const GIVE_UP = {
     `Answered 429 on ${answered} attempt${answered === 1 ? "" : "s"}; ${setting} (${max}) allows no further retry.`,
 } as const;
 
+/**
+ * Not sent: the service answered an earlier request with the same token 401 or 403, and the
+ * client's `tokenGate` sends nothing more with a refused token. `refusal` is that answer.
+ */
+export class TokenRefusedError extends ServiceApiError {
+  /** The refusal's status, 401 or 403. */
+  readonly status: number;
+  readonly refusal: ApiError;
+  constructor(operation: string, refusal: ApiError) {
+    super(
+      "SERVICEAPI_TOKEN_REFUSED",
+      `${operation} was not sent: the service refused this token (${refusal.status} ${refusal.code}) on an earlier request`,
+      { operation },
+    );
+    this.status = refusal.status;
+    this.refusal = refusal;
+  }
+}
+
 /** The request never got a complete response: connection refused or reset, socket closed, or a timeout. */
 export class ConnectionError extends ServiceApiError {
   /**

@@ -33,8 +33,10 @@ export {
   ResponseValidationError,
   PaginationError,
   ConfigError,
+  TokenRefusedError,
   type ErrorIssue,
 } from "./errors";
+export { TokenGate } from "./token-gate";
 export { CursorList, type Page } from "./pagination";
 export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "../contract/schemas";
 export type {

@@ -17,6 +17,8 @@ interface RequestContext {
 }
 
 const current = new AsyncLocalStorage<RequestContext>();
+/** Messages on their way to the engine, for `delivered` (the summary line, said outside any request). */
+const pending = new Set<Promise<void>>();
 
 /** Runs one RPC's work with its messages attached to `urn`, and waits for them before returning. */
 export async function forResource<T>(urn: string, work: () => Promise<T>): Promise<T> {
@@ -40,7 +42,17 @@ export function engineSink(address: string): MessageSink {
     // A message that cannot be delivered must not fail the operation it describes.
     const delivered = new Promise<void>((resolve) => engine.log(request, () => resolve()));
     context?.deliveries.push(delivered);
+    pending.add(delivered);
+    void delivered.then(() => pending.delete(delivered));
   };
+}
+
+/** Resolves once every message sent so far has reached the engine, or after `timeoutMs`. */
+export async function delivered(timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([Promise.all(pending), late]);
+  clearTimeout(timer);
 }
 
 /** The URN of the resource the current RPC is about, if any. */

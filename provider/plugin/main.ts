@@ -4,8 +4,9 @@
  * output.
  */
 import * as grpc from "@grpc/grpc-js";
+import { parentCommand } from "../resources/command";
 import { ProviderContext } from "../resources/context";
-import { currentUrn, engineSink } from "./engine-log";
+import { currentUrn, delivered, engineSink } from "./engine-log";
 import { ResourceProviderService, providerService } from "./server";
 
 export async function main(args: string[]): Promise<void> {
@@ -16,10 +17,22 @@ export async function main(args: string[]): Promise<void> {
     return;
   }
   // One context per plugin process: each provider resource (the default one, each explicit one) gets its own process.
-  const ctx = new ProviderContext({ sink: engineSink(engineAddress), urn: currentUrn });
+  const ctx = new ProviderContext({
+    sink: engineSink(engineAddress),
+    urn: currentUrn,
+    // The CLI starts the plugin, in the program's folder.
+    command: () => parentCommand(),
+    projectDir: process.cwd(),
+  });
   const { port } = await serve(ctx);
   // The engine reads this line.
   process.stdout.write(`${port}\n`);
+  // The engine ends a deployment with Cancel, then SIGINT to each provider process, and still
+  // takes log messages until the process is gone: the summary line goes then.
+  process.once("SIGINT", () => {
+    ctx.end();
+    void delivered(2000).finally(() => process.exit(0));
+  });
   // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) has nobody left to
   // serve and would linger as an orphan: it exits once its parent changes.
   const parent = process.ppid;

@@ -107,7 +107,10 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
           .toArray()
           .map(([key, value]) => [key.replace(new RegExp(`^${PACKAGE}:(config:)?`), ""), value]),
       );
-      ctx.useSettings(() => readSettings(setting({ ...variables, ...args })));
+      // An explicit provider's settings are its arguments (from the program); the default provider's are the stack config.
+      const urn = call.request.getUrn() ?? "";
+      const explicit = urn !== "" && !/::default(_[\w-]+)?$/.test(urn);
+      ctx.useSettings(() => readSettings(setting({ ...variables, ...args })), urn === "" ? { explicit } : { urn, explicit });
       const response = new proto.ConfigureResponse();
       response.setAcceptsecrets(false);
       response.setAcceptresources(false);

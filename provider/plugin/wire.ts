@@ -10,14 +10,10 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import type { PartialFailure } from "../resources/errors";
 import type { CheckFailure, DiffResult, Values } from "../resources/lifecycle";
+import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
 
-/**
- * How the wire protocol marks a secret value (`{"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
- * "value": …}`: pulumi/pulumi `sdk/go/common/resource/sig/sig.go`, and the SDK's `runtime/rpc` for
- * Node.js). Written out so the plugin loads none of the program-side SDK; a test keeps the two equal.
- */
-export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+/** How the wire protocol marks a secret value: `../resources/secret-output.ts`, where the lifecycles mark their own. */
+export { SECRET_SIG, SECRET_SIG_KEY };
 
 export function values(struct: Struct | undefined): Values {
   return (struct?.toJavaScript() ?? {}) as Values;

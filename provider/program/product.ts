@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/product";
-import { PRODUCT_OUTPUTS, type ProductInputs, type ProductOutputs } from "../resources/product";
+import { PRODUCT_FIELDS, type ProductInputs, type ProductOutputs } from "../resources/product";
 import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type ProductArgs = ResourceArgs<ProductInputs>;
@@ -19,7 +19,7 @@ export interface Product extends ResourceOutputs<ProductOutputs> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Product extends pulumi.dynamic.Resource {
   constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = resourceProps("Product", name, args, PRODUCT_OUTPUTS, opts);
+    const props = resourceProps(PRODUCT_FIELDS, name, args, opts);
     const restore = withoutPromiseTraces();
     try {
       super(provider, name, props, opts, "serviceapi", "Product");

@@ -2,25 +2,28 @@
  * The props a resource class hands to `pulumi.dynamic.Resource`, built in the program process.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { propertyNames, type ResourceFields } from "../resources/fields";
 import { NAME_KEY } from "../resources/stored-state";
+import { noteInputProblems } from "./input-problems";
 import { guardStrings } from "./unicode-guard";
 import { warnIfTokenNotSecret } from "./token-warning";
 
 /**
  * - every output is listed (undefined unless the program set it) so the resource gets an Output
  *   for each; an output the program sets itself reaches `check`, which refuses it by name;
- * - string inputs pass the Unicode guard while the program's own strings are still visible;
+ * - string inputs pass the Unicode guard while the program's own strings are still visible, and
+ *   the field table's checks, so one preview names every bad resource (`input-problems.ts`);
  * - the `import` option is refused with what to do instead;
  * - the logical name travels as the hidden `__logicalName`, so the provider can name the resource in its
  *   messages without quoting a field value (any of which may be a secret).
  */
-export function resourceProps(
-  type: string,
+export function resourceProps<I>(
+  fields: ResourceFields<I>,
   name: string,
   args: object,
-  outputs: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
 ): Record<string, unknown> {
+  const type = fields.resource;
   warnIfTokenNotSecret();
   if (opts?.import !== undefined) {
     // The engine would reach the dynamic-provider server's read with no properties, which fails
@@ -30,8 +33,10 @@ export function resourceProps(
         (type === "Product" ? '; to take over an existing product, set `adoptId: "<id>"` instead.' : "."),
     );
   }
-  const listed = Object.fromEntries(outputs.map((key) => [key, undefined]));
-  return { ...listed, ...guardStrings(args), [NAME_KEY]: name };
+  const listed = Object.fromEntries(propertyNames(fields).map((key) => [key, undefined]));
+  const guarded = guardStrings(args);
+  noteInputProblems(fields, name, guarded);
+  return { ...listed, ...guarded, [NAME_KEY]: name };
 }
 
 /** A resource's `Args`: its lifecycle's inputs, each accepting an `Input` (as SST derives `Input<Inputs["x"]>`). */

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/site";
-import { SITE_OUTPUTS, type SiteInputs, type SiteOutputs } from "../resources/site";
+import { SITE_FIELDS, type SiteInputs, type SiteOutputs } from "../resources/site";
 import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type SiteArgs = ResourceArgs<SiteInputs>;
@@ -19,7 +19,7 @@ export interface Site extends ResourceOutputs<SiteOutputs> {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Site extends pulumi.dynamic.Resource {
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = resourceProps("Site", name, args, SITE_OUTPUTS, opts);
+    const props = resourceProps(SITE_FIELDS, name, args, opts);
     const restore = withoutPromiseTraces();
     try {
       super(provider, name, props, opts, "serviceapi", "Site");

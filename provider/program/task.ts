@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/task";
-import { TASK_OUTPUTS, type TaskInputs, type TaskOutputs } from "../resources/task";
+import { TASK_FIELDS, type TaskInputs, type TaskOutputs } from "../resources/task";
 import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
 
 export type TaskArgs = ResourceArgs<TaskInputs>;
@@ -25,7 +25,7 @@ export class Task extends pulumi.dynamic.Resource {
     const options = derivedFromOutputs
       ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] }
       : opts;
-    const props = resourceProps("Task", name, args, TASK_OUTPUTS, opts);
+    const props = resourceProps(TASK_FIELDS, name, args, opts);
     const restore = withoutPromiseTraces();
     try {
       super(provider, name, props, options, "serviceapi", "Task");

@@ -14,7 +14,9 @@
  * original as its `cause`.
  */
 import { bugs } from "../../package.json";
-import { AuthenticationError, ConfigError, ConnectionError, NotFoundError } from "../client";
+import { AuthenticationError, ConfigError, ConnectionError, NotFoundError, OPERATIONS, PermissionDeniedError } from "../client";
+import { recordedRun, usesRecordedSettings, withCurrentSettings } from "./command";
+import { ProviderContext } from "./context";
 
 /** A refusal: the message says what the user changes (an input, the program, the stack) and how. */
 export class UserError extends Error {
@@ -91,27 +93,66 @@ export function withAdvice<E>(error: E, advice: string): E | AdvisedError {
   return advised as unknown as AdvisedError;
 }
 
+/** A record operation, for the advice: a read or a delete may use the recorded settings (`command.ts`); the others (create, update, import) never do. */
+export type OperationKind = "read" | "remove" | "other";
+
 /**
- * `pulumi refresh` and `pulumi destroy` run with the provider configuration recorded at the last
- * `pulumi up` (even one that failed), not the current stack config: after a token rotation or a
- * moved service, a 401, an unreachable service or a bad setting there usually means exactly that,
- * so the message says how to run them with the current one. Applied to every record operation
- * (create, read, update, delete, import) by `withDefaults`, so both faces say it.
+ * Advice for a failure that comes from a setting — a token the service refuses, a service that
+ * does not answer at its URL, a bad value — naming the setting as the user sets it, where the
+ * value in use came from (the stack config, the settings recorded at the last `pulumi up`, the
+ * environment, an explicit provider's argument) and what to do about it there. Applied to every
+ * record operation (create, read, update, delete, import) by `withDefaults`, so both faces say it.
+ * Without a context (a caller outside a provider process) it falls back to what holds for any command.
  */
-function configurationAdvice(error: unknown): string | undefined {
-  if (error instanceof AuthenticationError) {
+function configurationAdvice(error: unknown, ctx: ProviderContext | undefined, kind: OperationKind): string | undefined {
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    const origin = ctx?.origin("token", kind);
+    const refused = error instanceof AuthenticationError ? "The service refused the token" : "The token may not do this";
+    if (origin?.from === "env") return `${refused}: it is ${origin.name} in the environment \`pulumi\` runs in; set the right one there.`;
+    if (origin?.from === "argument") return `${refused}: it is ${origin.name}; check what the program passes.`;
+    if (origin === undefined || !origin.commandKnown) {
+      return (
+        `${refused}. If serviceapi:token changed since the last \`pulumi up\`: \`pulumi refresh\` and \`pulumi destroy\` still use the one ` +
+        "recorded then; run them with `--run-program`."
+      );
+    }
+    if (origin.from === "recorded") {
+      const command = ctx!.command()!;
+      return (
+        `${refused}: ${recordedRun(command)} uses serviceapi:token as recorded at the last \`pulumi up\`, not the stack config as it is now. ` +
+        `If it was rotated since, run \`${withCurrentSettings(command)}\` (which records the current one), or \`pulumi up\` first.`
+      );
+    }
     return (
-      "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
-      "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN."
+      `${refused}: it is serviceapi:token in the stack config; set the right one with ` +
+      "`pulumi config set --secret serviceapi:token <token>`, or remove it to use SERVICEAPI_TOKEN."
     );
   }
   if (error instanceof ConnectionError && error.unreachable) {
-    return (
-      "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
-      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first."
-    );
+    const key = error.operation !== undefined && ctx !== undefined && usesPublicHost(error.operation, ctx) ? "publicBaseUrl" : "baseUrl";
+    const origin = ctx?.origin(key, kind);
+    const url = ctx === undefined ? undefined : urlOf(ctx, key);
+    const at = url === undefined ? "Nothing answered" : `Nothing answered at ${url}`;
+    if (origin?.from === "env") return `${at}, ${origin.name} in the environment: check the URL, and that the service runs there.`;
+    if (origin?.from === "argument") return `${at}, ${origin.name}: check the URL the program passes, and that the service runs there.`;
+    if (origin === undefined || !origin.commandKnown) {
+      return (
+        `${at}. If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last \`pulumi up\`: \`pulumi refresh\` ` +
+        "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first."
+      );
+    }
+    if (origin.from === "recorded") {
+      const command = ctx!.command()!;
+      return (
+        `${at}, the ${origin.name} recorded at the last \`pulumi up\` (${recordedRun(command)} does not read the stack config as it is now). ` +
+        `If the service moved, run \`${withCurrentSettings(command)}\`; otherwise check that it runs there.`
+      );
+    }
+    return `${at}, ${origin.name} in the stack config: check the URL, and that the service runs there.`;
   }
   if (error instanceof ConfigError) {
+    const recorded = ctx === undefined || kind === "other" ? undefined : usesRecordedSettings(ctx.command(), kind);
+    if (recorded === false || kind === "other") return undefined;
     return (
       "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
       "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`."
@@ -120,13 +161,41 @@ function configurationAdvice(error: unknown): string | undefined {
   return undefined;
 }
 
-/** `operation`, with the configuration advice added to its failures (once: advice is never advised again). */
-export function adviseOnFailure<A extends unknown[], R>(operation: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+/** The operation goes to the public host, and `publicBaseUrl` sets one of its own. */
+function usesPublicHost(operation: string, ctx: ProviderContext): boolean {
+  const spec = (OPERATIONS as Record<string, { host: string } | undefined>)[operation];
+  if (spec?.host !== "public") return false;
+  try {
+    return ctx.settings().client.publicBaseUrl !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The origin of the URL `key` names (host only, as messages name it). */
+function urlOf(ctx: ProviderContext, key: "baseUrl" | "publicBaseUrl"): string | undefined {
+  try {
+    const url = ctx.settings().client[key];
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `operation` (whose first argument is the process's context), with the configuration advice added
+ * to its failures (once: advice is never advised again).
+ */
+export function adviseOnFailure<A extends unknown[], R>(
+  kind: OperationKind,
+  operation: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
       return await operation(...args);
     } catch (error) {
-      const advice = isAdvised(error) ? undefined : configurationAdvice(error);
+      const ctx = args[0] instanceof ProviderContext ? args[0] : undefined;
+      const advice = isAdvised(error) ? undefined : configurationAdvice(error, ctx, kind);
       throw advice === undefined ? error : withAdvice(error, advice);
     }
   };

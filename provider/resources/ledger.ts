@@ -11,8 +11,12 @@
  * | claims | Product `check` (the product `adoptId` names), Product `diff` (the product the state names: only `diff` has the id) | Product `check` and `diff` (a second claimant is refused), Product `remove` | one product, one resource: whichever of two resources claiming one product is asked second refuses, so the refusal does not depend on the order the engine asks in; a delete never archives a product another resource of the stack holds |
  * | imported | Product adoption and import, Site import | `remove` of Product and Site | an import followed by a delete of the "original" in the same run names one record twice (see `noteImported`) |
  * | adoption reads | Product `check` and `diff` (the preview of an adoption) | Product `create` of the same resource | `up` reads an adopted product once, not twice |
+ * | taken again | Product `diff` (a replacement that adopts the resource's own product; a lost create taken over with `adoptId`) | Product `check`/`diff` (the adoption's preview) and `create` (adoption) | the new resource keeps what the old one knew — what the product was when first taken over, or that this stack created it — so `destroy` gives back or archives the right thing |
  */
 import type { Product } from "../client";
+
+/** A product's fields as a give-back keeps them (`product/taken-over.ts`). */
+type TakenFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">;
 
 export class CommandLedger {
   readonly #checked = new Set<string>();
@@ -21,6 +25,8 @@ export class CommandLedger {
   readonly #claims = new Map<string, string>();
   /** Product id → the record a preview of its adoption read, for the create of the same command. */
   readonly adoptionReads = new Map<string, Product>();
+  /** Product id (lower case) → what the stack knew of a product it adopts again in this command: as first found and last set, or "created". */
+  readonly takenAgain = new Map<string, "created" | { found: TakenFields; set: TakenFields }>();
 
   /** `check` saw this resource in this command: a later `diff` of it is planning. */
   noteChecked(type: string, name: string | undefined): void {

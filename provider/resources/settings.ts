@@ -70,6 +70,14 @@ export interface ProviderSettings {
   client: ClientOptions;
   /** `serviceapi:productRefresh`: read products with an empty PATCH at refresh (default true). */
   productRefresh: boolean;
+  /**
+   * Each `serviceapi:*` key the configuration set, as given (the token included: these settings
+   * stay in the provider process and are never printed). A refresh compares them with the stack
+   * config as it is now (`context.ts`).
+   */
+  configured: Record<string, string>;
+  /** Where the token and each URL came from: the configuration (`serviceapi:*`, or an explicit provider's arguments) or `SERVICEAPI_*`. */
+  sources: Record<"token" | "baseUrl" | "publicBaseUrl", "config" | "env" | undefined>;
 }
 
 const MISSING_TOKEN =
@@ -114,7 +122,18 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   // The client's own checks (token shape and length, URL scheme and form) run here too, so a bad
   // setting fails the preview, not the first request of `up`.
   checkClientOptions(client, env);
-  return { client, productRefresh: readBoolean("productRefresh", value("productRefresh"), true) };
+  const configured = Object.fromEntries(Object.keys(SETTINGS).flatMap((key) => (value(key) === undefined ? [] : [[key, value(key)!]])));
+  const source = (key: string, fallback: string | undefined) => (value(key) !== undefined ? "config" : fallback ? "env" : undefined);
+  return {
+    client,
+    productRefresh: readBoolean("productRefresh", value("productRefresh"), true),
+    configured,
+    sources: {
+      token: source("token", env.SERVICEAPI_TOKEN),
+      baseUrl: source("baseUrl", env.SERVICEAPI_BASE_URL),
+      publicBaseUrl: source("publicBaseUrl", env.SERVICEAPI_PUBLIC_BASE_URL),
+    },
+  };
 }
 
 function readBoolean(key: string, raw: string | undefined, fallback: boolean): boolean {

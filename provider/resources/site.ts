@@ -15,6 +15,7 @@ import { propertyNames, type ResourceFields } from "./fields";
 import { UserError, isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { announceDiff, label } from "./messages";
+import { revealed, secret, type Secret } from "./secret-output";
 import { DECLARED, declaredKeys, refreshedInputs, type Stored } from "./stored-state";
 import type { ProviderContext } from "./context";
 import type {
@@ -53,7 +54,18 @@ export interface SiteOutputs {
   originalName: string | null;
   restoreNameOnDelete: boolean;
   [DECLARED]: string[];
+  /** The name this stack last set (`NAME_SET`); absent in state from before it was kept. */
+  [NAME_SET]?: string | Secret<string>;
 }
+
+/**
+ * Hidden output (the CLI hides `__` keys): the name this stack last gave the site, kept apart from
+ * `name`, which a refresh rewrites with whatever the service shows — another stack's rename
+ * included. Delete renames the site back only while its live name is still this one, so a site
+ * another stack (or a person) renamed since keeps that name. Stored as a secret (`secret-output.ts`):
+ * it is the program's `name`, which may be one.
+ */
+export const NAME_SET = "__nameSet";
 
 /** The site's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const SITE_FIELDS: ResourceFields<SiteInputs> = {
@@ -175,17 +187,25 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
   }
   const originalName = site.name ?? null;
   const current = site.name === desired.name ? site : await rename(ctx, desired.projectId, site.id, desired.name);
-  return { id: site.id, outs: outputs(current, desired, originalName) };
+  return { id: site.id, outs: { ...outputs(current, desired, originalName), ...nameSet(current.name ?? desired.name) } };
 }
 
 async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, SiteOutputs>) {
   // Only restoreNameOnDelete changed: record it without a request.
   if (news.name === olds.name) {
-    return { outs: { ...olds, restoreNameOnDelete: news.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(news) } };
+    const kept = revealed(olds[NAME_SET]);
+    return {
+      outs: {
+        ...olds,
+        restoreNameOnDelete: news.restoreNameOnDelete ?? true,
+        [DECLARED]: declaredKeys(news),
+        ...(kept !== undefined && nameSet(kept)),
+      },
+    };
   }
   const site = await rename(ctx, news.projectId, id, news.name);
   ctx.info(`updated ${label("Site", id, name)}: sent PATCH {name}.`);
-  return { outs: outputs(site, news, olds.originalName) };
+  return { outs: { ...outputs(site, news, olds.originalName), ...nameSet(site.name ?? news.name) } };
 }
 
 /** Drift in `name` (and a vanished site) from the shared per-project listing. */
@@ -193,9 +213,12 @@ async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs
   const { site } = await findSite(ctx, state.projectId, state.siteId ?? id);
   if (!site) return {};
   const stored = { projectId: state.projectId, siteId: state.siteId, restoreNameOnDelete: state.restoreNameOnDelete };
+  // The name this stack set is kept as it was: a refresh is nobody's rename.
+  const kept = revealed(state[NAME_SET]);
   const refreshed = {
     ...outputs(site, stored as Desired, state.originalName ?? null),
     [DECLARED]: state[DECLARED] ?? ["name", "projectId", "siteId"],
+    ...(kept !== undefined && nameSet(kept)),
   };
   const live = { ...stored, name: site.name ?? null };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
@@ -203,7 +226,10 @@ async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs
 
 /**
  * Gives the site its original name back, judged by the live record (from the shared listing), not
- * by the state: the site may have been renamed behind Pulumi's back since the last refresh.
+ * by the state: only while its live name is the one this stack set. A site renamed since — by a
+ * person, or by another stack that took over the same site after this one — keeps that name: the
+ * name this stack found would undo the other's change, and the other stack's own destroy gives back
+ * the name *it* found (this stack's), not the one before both.
  */
 async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: DeleteRequest<SiteOutputs>): Promise<void> {
   const name = label("Site", id, logicalName);
@@ -230,15 +256,15 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     ctx.info(`${name}: nothing sent; the service already shows its original name.`);
     return;
   }
-  if (site.name !== props.name) {
-    // Neither the name this stack set nor the one it found: someone renamed the site since — a
-    // person, or another stack that took over the same site, whose own destroy would then give it
-    // the name *it* found (this stack's) and lose the one before both.
+  // State from before the name set was kept: the state's name is the best there is.
+  const set = revealed(props[NAME_SET]) ?? props.name;
+  if (site.name !== set) {
     ctx.warn(
-      `${name}: its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
-        "since, by a person or by another stack that manages the same site (one site, one stack). Renaming it back to the name this stack " +
-        "found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.",
+      `${name}: nothing sent; its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
+        "since, by a person or by another stack that manages the same site (one site, one stack). It keeps that name: giving back the " +
+        "name this stack found would undo that change. Rename it by hand if it should get its original name back.",
     );
+    return;
   }
   try {
     await rename(ctx, props.projectId, site.id, props.originalName);
@@ -247,6 +273,11 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     if (!isNotFound(error)) throw error;
     ctx.info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
+}
+
+/** The hidden output of the name this stack set. */
+function nameSet(name: string): { [NAME_SET]: Secret<string> } {
+  return { [NAME_SET]: secret(name) };
 }
 
 function outputs(site: Site, desired: Desired, originalName: string | null): SiteOutputs {
@@ -277,7 +308,7 @@ async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   }
   ctx.ledger.noteImported("Site", site.id);
   const live = { projectId, siteId: site.id, name: site.name ?? "" };
-  const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live) };
+  const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live), ...nameSet(live.name) };
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 

@@ -75,23 +75,31 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
       return lifecycle.diff ? lifecycle.diff(ctx, request) : tableDiff(fields, request);
     },
 
-    create: adviseOnFailure(async (ctx: ProviderContext, { name, inputs }: Named & { inputs: object }) =>
-      lifecycle.create(ctx, { name, inputs: decode(inputs) }),
+    create: adviseOnFailure("other", async (ctx: ProviderContext, { name, inputs }: Named & { inputs: object }) => {
+      ctx.noteExecution();
+      return lifecycle.create(ctx, { name, inputs: decode(inputs) });
+    }),
+
+    read: adviseOnFailure("read", async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) => {
+      ctx.announceRecordedSettings("read");
+      return lifecycle.read ? lifecycle.read(ctx, { name, id, state: state(stored) }) : { id, props: state(stored) };
+    }),
+
+    update: adviseOnFailure(
+      "other",
+      async (ctx: ProviderContext, { name, id, olds, news }: Named & { id: string; olds: object; news: object }) => {
+        ctx.noteExecution();
+        return lifecycle.update ? lifecycle.update(ctx, { name, id, olds: state(olds), news: decode(news) }) : { outs: state(olds) };
+      },
     ),
 
-    read: adviseOnFailure(async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) =>
-      lifecycle.read ? lifecycle.read(ctx, { name, id, state: state(stored) }) : { id, props: state(stored) },
-    ),
-
-    update: adviseOnFailure(async (ctx: ProviderContext, { name, id, olds, news }: Named & { id: string; olds: object; news: object }) =>
-      lifecycle.update ? lifecycle.update(ctx, { name, id, olds: state(olds), news: decode(news) }) : { outs: state(olds) },
-    ),
-
-    remove: adviseOnFailure(async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) => {
+    remove: adviseOnFailure("remove", async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) => {
+      ctx.noteExecution();
+      ctx.announceRecordedSettings("remove");
       await lifecycle.remove?.(ctx, { name, id, state: state(stored) });
     }),
 
-    importRecord: adviseOnFailure(async (ctx: ProviderContext, { name, id, hint }: Named & { id: string; hint: object }) => {
+    importRecord: adviseOnFailure("other", async (ctx: ProviderContext, { name, id, hint }: Named & { id: string; hint: object }) => {
       if (!lifecycle.importRecord)
         throw new UserError(`${type} ${id} cannot be imported: this resource type cannot read a record from its id.`);
       return lifecycle.importRecord(ctx, { name, id, hint: hint as Values });

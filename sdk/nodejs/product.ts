@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).
+ * A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives a product this stack created (or, with `onDelete: retain`, only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.
  */
 export class Product extends pulumi.CustomResource {
     /**
@@ -35,7 +35,7 @@ export class Product extends pulumi.CustomResource {
     }
 
     /**
-     * The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+     * The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
      */
     declare public readonly adoptId: pulumi.Output<string | undefined>;
     /**
@@ -47,7 +47,7 @@ export class Product extends pulumi.CustomResource {
      */
     declare public readonly externalCheckoutUrl: pulumi.Output<string | undefined>;
     /**
-     * What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+     * What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
      */
     declare public readonly onDelete: pulumi.Output<string | undefined>;
     /**
@@ -118,7 +118,7 @@ export class Product extends pulumi.CustomResource {
  */
 export interface ProductArgs {
     /**
-     * The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+     * The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
@@ -130,7 +130,7 @@ export interface ProductArgs {
      */
     externalCheckoutUrl?: pulumi.Input<string | undefined>;
     /**
-     * What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+     * What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
      */
     onDelete?: pulumi.Input<string | undefined>;
     /**

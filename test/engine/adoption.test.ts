@@ -76,6 +76,23 @@ describe("adoption shows in preview what up will change", { timeout: ENGINE_TIME
     expect(ours(up)).toContain(`adopted Product "x" (id ${legacy.id}): it already matched the program; nothing sent.`);
   });
 
+  it("dynamic: the warning says a field left out is cleared only when adoption clears one", async () => {
+    const engine = await suite.newStack();
+    await engine.setSpec({ products: { x: { projectId: project, title: "Legacy plan", ...LIVE, adoptId: legacy.id } } });
+    const preview = ours(await engine.preview());
+    expect(preview).toContain(
+      `Product "x" (id ${legacy.id}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: sets title.`,
+    );
+    expect(preview).not.toContain("is cleared");
+    // The same product with the description left out: now it says so.
+    const { description: _left, ...rest } = LIVE;
+    await engine.setSpec({ products: { x: { projectId: project, title: "Legacy plan", ...rest, adoptId: legacy.id } } });
+    const clearing = await engine.preview();
+    expect(ours(clearing)).toContain(
+      "will change it in one PATCH: sets title; clears description. A field the program leaves out is cleared; declare it to keep its live value.",
+    );
+  });
+
   it("dynamic: an adoptId no product has (or the token cannot see) fails the preview naming adoptId, with no write", async () => {
     const engine = await suite.newStack();
     const missing = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";

@@ -154,12 +154,18 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.up();
     await moved.close();
     await engine.stack.setConfig("serviceapi:baseUrl", { value: sim.url });
-    const advice =
-      "If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last `pulumi up`: `pulumi refresh` " +
-      "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first.";
-    for (const failed of [await expectFailure(engine.refresh()), await expectFailure(engine.destroy())]) {
+    // The advice names the setting, where its value came from (recorded at the last up) and what to run instead.
+    const advice = (command: string) =>
+      `Nothing answered at ${new URL(moved.url).origin}, the serviceapi:baseUrl recorded at the last \`pulumi up\` (this ${command} does not ` +
+      `read the stack config as it is now). If the service moved, run \`pulumi ${command} --run-program\`; otherwise check that it runs there.`;
+    for (const [command, failed] of [
+      ["refresh", await expectFailure(engine.refresh())],
+      ["destroy", await expectFailure(engine.destroy())],
+    ] as const) {
       expectOneCleanError(failed, /products\.update failed: connection error: .*ECONNREFUSED.* \(2 attempts\)/);
-      expect(failed.diagnostics.find((d) => d.severity === "error" && d.message.includes("ECONNREFUSED"))!.message).toContain(advice);
+      expect(failed.diagnostics.find((d) => d.severity === "error" && d.message.includes("ECONNREFUSED"))!.message).toContain(
+        advice(command),
+      );
     }
     // As the advice says: with the current config, destroy reaches the service (where the product is unknown: 404, fine).
     await engine.destroy({ runProgram: true });

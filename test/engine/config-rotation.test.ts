@@ -102,9 +102,10 @@ describe("which configuration each command uses", { timeout: ENGINE_TIMEOUT_MS *
         expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
         const failed = await expectFailure(engine.refresh({ runProgram: true }));
         expect(failed.text).toContain("401 unauthorized");
+        // --run-program reads the stack config as it is now: the advice points there, not at the recorded settings.
         expect(failed.text).toContain(
-          "If serviceapi:token (or serviceapi:baseUrl) changed since the last `pulumi up`: `pulumi refresh` and " +
-            "`pulumi destroy` still use the values recorded then; run them with `--run-program`, or keep the token only in SERVICEAPI_TOKEN.",
+          "The service refused the token: it is serviceapi:token in the stack config; set the right one with " +
+            "`pulumi config set --secret serviceapi:token <token>`, or remove it to use SERVICEAPI_TOKEN.",
         );
         expect(failed.text).not.toContain("revoked_token_0001");
         await engine.stack.setConfig("serviceapi:token", { value: newSim.token, secret: true });

@@ -26,7 +26,7 @@ interface Workflow {
     {
       concurrency?: { group: string; "cancel-in-progress": boolean };
       strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown> };
-      steps: { id?: string; run?: string }[];
+      steps: { id?: string; run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> }[];
     }
   >;
 }
@@ -52,6 +52,18 @@ describe("the GitHub Actions workflow", () => {
     expect(workflowText).toContain("SERVICEAPI_TOKEN: ${{ secrets.SERVICEAPI_TOKEN }}");
     expect(workflowText).toContain("PULUMI_BACKEND_URL: ${{ secrets.PULUMI_BACKEND_URL }}");
     expect(workflowText).toContain("PGPASSWORD: ${{ secrets.PGPASSWORD }}");
+  });
+});
+
+describe("the workflow's install from the team's npm registry (docs/gitops.md)", () => {
+  it("every job takes Node.js >= 22.19 from setup-node, and only its `npm ci` step gets NPM_TOKEN", () => {
+    for (const [name, job] of Object.entries(workflow.jobs)) {
+      const node = job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
+      // A bare major such as 22 would accept any 22.x cached on the runner, older than 22.19 included.
+      expect([name, String(node?.with?.["node-version"])]).toEqual([name, "24"]);
+      const withToken = job.steps.filter((s) => JSON.stringify(s).includes("NPM_TOKEN"));
+      expect([name, withToken]).toEqual([name, [{ run: "npm ci", env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" } }]]);
+    }
   });
 });
 

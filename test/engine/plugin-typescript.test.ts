@@ -4,7 +4,8 @@
  * docs/sdks.md's "TypeScript" sets it up. One ordered scenario, as a team meets it:
  * up of a catalog, one field changed (one PATCH of one key), the drift gate, `pulumi import` of a
  * product made elsewhere (then declared: no diff), a second account through an explicit provider
- * with its own token, destroy (archived). The requests each step sends are asserted exactly.
+ * with its own token, destroy (what the stack created archived, the imported product given back as
+ * found). The requests each step sends are asserted exactly.
  * Then a dynamic stack moved to the SDK without touching the service (docs/plugin.md's route).
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -136,14 +137,18 @@ describe("the plugin's typed TypeScript SDK", { timeout: ENGINE_TIMEOUT_MS * 2 }
       expect(engine.stateFileText()).not.toContain(acme.token);
     });
 
-    await step("destroy archives every product, on both services", async () => {
+    await step("destroy archives every product it created, on both services, and gives the imported one back as found", async () => {
       const before = await ids();
-      await engine.destroy();
+      const destroy = await engine.destroy();
       expect((await engine.deployment()).resources ?? []).toEqual([]);
       for (const [name, id] of Object.entries(before)) {
         const sim = name === "globex-plan" ? globex : acme;
-        expect([name, sim.products().find((p) => p.id === id)?.status]).toEqual([name, "archived"]);
+        // "from-ui" was made in the admin UI and imported; this stack changed none of its fields.
+        expect([name, sim.products().find((p) => p.id === id)?.status]).toEqual([name, name === "from-ui" ? "draft" : "archived"]);
       }
+      expect(destroy.diagnostics.map((d) => d.message).join("\n")).toContain(
+        `Product "from-ui" (id ${before["from-ui"]}): nothing sent; this stack took it over and changed none of its fields`,
+      );
     });
     expect(readFileSync(join(engine.dir, "index.ts"), "utf8")).toContain('from "@pulumi-serviceapi/serviceapi"');
   });

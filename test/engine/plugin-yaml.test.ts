@@ -2,7 +2,8 @@
  * The serviceapi plugin under the Pulumi YAML runtime, with the real CLI: the YAML example's
  * catalog goes up; one field changed is one PATCH with one key; drift made behind Pulumi's back
  * fails `preview --refresh --expect-no-changes` naming the field; `pulumi import` takes an existing
- * product in and prints the YAML to paste; destroy archives, renames back, and says what it sent.
+ * product in and prints the YAML to paste; destroy archives what the stack created, gives the
+ * imported product back as found, renames back, and says what it sent.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -127,30 +128,36 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
       ]);
     });
 
-    await step("destroy archives products (retain sends nothing), renames the site back, and says what it sent", async () => {
-      // `pulumi import` protects what it imports; unprotect it as its output says.
-      expect(
-        await engine.spawnCli([
-          "state",
-          "unprotect",
-          (await engine.resources("Product", "plugin")).find((r) => r.urn.endsWith("::imported-plan"))!.urn,
-          "--yes",
-        ]).exited,
-      ).toBe(0);
-      const run = await engine.destroy();
-      expect(run.result.summary.resourceChanges).toMatchObject({ delete: 6 });
-      const calls = wire(sim);
-      expect(calls.filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([
-        { status: "archived" },
-        { status: "archived" },
-        { status: "archived" },
-      ]);
-      expect(calls.filter((c) => c.operation === "sites.update")).toHaveLength(1);
-      const messages = run.diagnostics.map((d) => d.message).join("\n");
-      expect(messages).toMatch(/Product "pro-plan" \(id [0-9a-f-]{36}\): sent PATCH \{status: "archived"\}/);
-      expect(messages).toMatch(/Product "legacy-plan" \(id [0-9a-f-]{36}\): nothing sent \(onDelete: retain\)/);
-      expect(messages).toMatch(/Site "home" \(id [0-9a-f-]{36}\): sent PATCH \{name\} with its original name/);
-      expect(productTitles(sim, (p) => p.status !== "archived")).toEqual([]);
-    });
+    await step(
+      "destroy archives the products it created (retain sends nothing), gives the imported one back, renames the site back",
+      async () => {
+        // `pulumi import` protects what it imports; unprotect it as its output says.
+        expect(
+          await engine.spawnCli([
+            "state",
+            "unprotect",
+            (await engine.resources("Product", "plugin")).find((r) => r.urn.endsWith("::imported-plan"))!.urn,
+            "--yes",
+          ]).exited,
+        ).toBe(0);
+        const run = await engine.destroy();
+        expect(run.result.summary.resourceChanges).toMatchObject({ delete: 6 });
+        const calls = wire(sim);
+        // The imported product was not created by this stack, and the stack changed none of its fields: nothing is sent for it.
+        expect(calls.filter((c) => c.operation === "products.update").map((c) => c.body)).toEqual([
+          { status: "archived" },
+          { status: "archived" },
+        ]);
+        expect(calls.filter((c) => c.operation === "sites.update")).toHaveLength(1);
+        const messages = run.diagnostics.map((d) => d.message).join("\n");
+        expect(messages).toMatch(/Product "pro-plan" \(id [0-9a-f-]{36}\): sent PATCH \{status: "archived"\}/);
+        expect(messages).toMatch(/Product "legacy-plan" \(id [0-9a-f-]{36}\): nothing sent \(onDelete: retain\)/);
+        expect(messages).toMatch(
+          /Product "imported-plan" \(id [0-9a-f-]{36}\): nothing sent; this stack took it over and changed none of its fields, so it stays as it was found\./,
+        );
+        expect(messages).toMatch(/Site "home" \(id [0-9a-f-]{36}\): sent PATCH \{name\} with its original name/);
+        expect(productTitles(sim, (p) => p.status !== "archived")).toEqual(["Imported plan"]);
+      },
+    );
   });
 });

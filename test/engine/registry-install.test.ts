@@ -58,6 +58,7 @@ describe("released to a registry and an archive server, installed by name", { ti
   let archives: Awaited<ReturnType<typeof archiveServer>> | undefined;
   let cliBin: string;
   let releaseOutput: string;
+  let dryRunOutput: string;
   const stacks: EngineStack[] = [];
 
   /**
@@ -77,13 +78,21 @@ describe("released to a registry and an archive server, installed by name", { ti
     registry = await startNpmRegistry(join(scratch, "verdaccio"));
     // The release's npm login, as a CI job writes it from a secret.
     writeFileSync(join(scratch, "release.npmrc"), `//${new URL(registry.url).host}/:_authToken=${registry.token}\n`);
-    const released = await run(
-      process.execPath,
-      ["dist/scripts/release.js", "--registry", registry.url, "--plugin-dir", join(scratch, "releases"), "--plugin-url", archives.url],
-      { cwd: REPO, env: npmEnv({ NPM_CONFIG_USERCONFIG: join(scratch, "release.npmrc") }), encoding: "utf8", timeout: 10 * 60_000 },
-    );
-    releaseOutput = released.stdout;
+    // First a dry run with the default plugin URL (the committed SDK, no generation): it publishes nothing.
+    dryRunOutput = (await release(["--registry", registry.url, "--plugin-dir", join(scratch, "dry-run"), "--dry-run"])).stdout;
+    releaseOutput = (await release(["--registry", registry.url, "--plugin-dir", join(scratch, "releases"), "--plugin-url", archives.url]))
+      .stdout;
   }, 30 * 60_000);
+
+  /** What `npm run release -- <args>` runs after its build, with the release's npm login. */
+  function release(args: string[]) {
+    return run(process.execPath, ["dist/scripts/release.js", ...args], {
+      cwd: REPO,
+      env: npmEnv({ NPM_CONFIG_USERCONFIG: join(scratch, "release.npmrc") }),
+      encoding: "utf8",
+      timeout: 10 * 60_000,
+    });
+  }
 
   afterAll(async () => {
     for (const stack of stacks) await stack.dispose();
@@ -124,6 +133,22 @@ describe("released to a registry and an archive server, installed by name", { ti
 
   const archiveGets = () => archives!.log.filter((line) => line === `GET /releases/${pluginArchiveName(version)} 200`).length;
 
+  /**
+   * `pulumi up` of a program whose PULUMI_HOME has no plugin yet: Pulumi downloads the archive once
+   * (one GET on the archive server) and the product is created once.
+   */
+  async function upWithDownloadedPlugin(engine: EngineStack, title: string): Promise<EngineStack> {
+    const home = engine.env.PULUMI_HOME!;
+    expect(existsSync(join(home, "plugins"))).toBe(false);
+    const before = archiveGets();
+    const up = await engine.up();
+    expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
+    expect(sim.products().filter((p) => p.title === title)).toHaveLength(1);
+    expect(archiveGets() - before).toBe(1);
+    expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
+    return engine;
+  }
+
   it("the release published the three packages to the registry and wrote an archive per platform", async () => {
     const names = PLATFORMS.map((platform) => pluginArchiveName(version, platform));
     expect(readdirSync(join(scratch, "releases")).sort()).toEqual([...names].sort());
@@ -140,6 +165,10 @@ describe("released to a registry and an archive server, installed by name", { ti
       if (name === "@pulumi-serviceapi/serviceapi")
         expect(packument.versions[version]!.pulumi).toMatchObject({ name: "serviceapi", version, server: archives!.url });
     }
+    expect(releaseOutput).toContain(
+      `release: upload the archives so that ${archives!.url}/${pluginArchiveName(version, "linux-amd64")} serves them`,
+    );
+    // The dry run before it published nothing: these are all the registry's writes.
     const puts = registry!.requests().filter((r) => r.method === "PUT" && r.url !== "/-/user/org.couchdb.user:release");
     expect(puts.map((r) => [r.url, r.status, r.user])).toEqual([
       ["/pulumi-serviceapi", 201, "release"],
@@ -147,12 +176,25 @@ describe("released to a registry and an archive server, installed by name", { ti
       ["/pulumi-serviceapi-simulator", 201, "release"],
     ]);
 
+    await step("the dry run: the committed SDK with the default plugin URL, every archive, nothing published", () => {
+      for (const name of ["pulumi-serviceapi", "@pulumi-serviceapi/serviceapi", "pulumi-serviceapi-simulator"])
+        expect(dryRunOutput).toContain(`would publish ${name}@${version} to ${registry!.url}`);
+      expect(dryRunOutput).not.toContain("generating the TypeScript SDK");
+      expect(dryRunOutput).toContain(
+        `release: attach the archives to the GitHub release v${version} of pulumi-serviceapi/pulumi-serviceapi`,
+      );
+      expect(readdirSync(join(scratch, "dry-run")).sort()).toEqual([...names].sort());
+    });
+
     await step("a second release of the same version publishes nothing and says why", async () => {
-      const again = await run(
-        process.execPath,
-        ["dist/scripts/release.js", "--registry", registry!.url, "--plugin-dir", join(scratch, "again"), "--plugin-url", archives!.url],
-        { cwd: REPO, env: npmEnv({ NPM_CONFIG_USERCONFIG: join(scratch, "release.npmrc") }), encoding: "utf8" },
-      ).catch((error: { code: number; stderr: string }) => error);
+      const again = await release([
+        "--registry",
+        registry!.url,
+        "--plugin-dir",
+        join(scratch, "again"),
+        "--plugin-url",
+        archives!.url,
+      ]).catch((error: { code: number; stderr: string }) => error);
       expect(again).toMatchObject({ code: 1 });
       expect((again as { stderr: string }).stderr.trim()).toBe(
         `release: pulumi-serviceapi@${version}, @pulumi-serviceapi/serviceapi@${version}, pulumi-serviceapi-simulator@${version} already in ${registry!.url}: nothing published; raise "version" first`,
@@ -217,15 +259,7 @@ describe("released to a registry and an archive server, installed by name", { ti
       join(dir, "serviceapi.yaml"),
       `packageDeclarationVersion: 1\nname: serviceapi\nversion: ${version}\ndownloadUrl: ${archives!.url}\n`,
     );
-    const engine = await stackFor(dir);
-    const home = engine.env.PULUMI_HOME!;
-    expect(existsSync(join(home, "plugins"))).toBe(false);
-    const before = archiveGets();
-    const up = await engine.up();
-    expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
-    expect(sim.products().filter((p) => p.title === "Pro plan from YAML")).toHaveLength(1);
-    expect(archiveGets() - before).toBe(1);
-    expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
+    await upWithDownloadedPlugin(await stackFor(dir), "Pro plan from YAML");
   });
 
   it("a TypeScript program on the SDK gets the plugin downloaded by Pulumi from the archive server", async () => {
@@ -240,21 +274,15 @@ describe("released to a registry and an archive server, installed by name", { ti
         "",
       ].join("\n"),
     );
-    const engine = await stackFor(dir);
-    const home = engine.env.PULUMI_HOME!;
-    expect(existsSync(join(home, "plugins"))).toBe(false);
-    const before = archiveGets();
-    const up = await engine.up();
-    expect(up.result.summary.resourceChanges).toEqual({ create: 2 });
-    expect(sim.products().filter((p) => p.title === "Pro plan from the SDK")).toHaveLength(1);
-    expect(archiveGets() - before).toBe(1);
-    expect(readdirSync(join(home, "plugins")).filter((d) => !d.endsWith(".lock"))).toEqual([`resource-serviceapi-v${version}`]);
+    const engine = await upWithDownloadedPlugin(await stackFor(dir), "Pro plan from the SDK");
     expect((await engine.resources("Product", "plugin")).map((r) => r.outputs.title)).toEqual(["Pro plan from the SDK"]);
   });
 
   it("pulumi plugin install resource serviceapi <version> --server <url> installs it; an unknown version names the URL it tried", async () => {
     const home = join(scratch, "plugin-install-home");
-    const env = { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    // Without PULUMI_DISABLE_REGISTRY_RESOLVE, `plugin install` first asks the Pulumi Registry about
+    // `serviceapi`, which this machine cannot reach: 7 s of time-out per command (docs/release.md).
+    const env = { ...process.env, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_REGISTRY_RESOLVE: "true" };
     const pulumi = join(cliBin, "pulumi");
     const before = archiveGets();
     await run(pulumi, ["plugin", "install", "resource", "serviceapi", version, "--server", archives!.url], { env });

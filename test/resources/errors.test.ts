@@ -22,7 +22,7 @@ const unauthorized = () =>
 describe("errors", () => {
   it("the configuration advice keeps the client's error whole, and is added once", async () => {
     const original = unauthorized();
-    const failing = adviseOnFailure(async () => {
+    const failing = adviseOnFailure("read", async () => {
       throw original;
     });
     const advised = (await failing().catch((e: unknown) => e)) as AuthenticationError & { advice: string; cause: unknown };
@@ -30,12 +30,12 @@ describe("errors", () => {
     expect(advised).toMatchObject({ status: 401, code: "unauthorized", requestId: "req-1", mayHaveSucceeded: false });
     expect(advised.cause).toBe(original);
     expect(advised.message).toBe(`${original.message} ${advised.advice}`);
-    expect(advised.advice).toMatch(/^If serviceapi:token \(or serviceapi:baseUrl\) changed since the last `pulumi up`/);
-    const twice = (await adviseOnFailure(async () => {
+    expect(advised.advice).toMatch(/^The service refused the token\. If serviceapi:token changed since the last `pulumi up`/);
+    const twice = (await adviseOnFailure("read", async () => {
       throw advised;
     })().catch((e: unknown) => e)) as Error;
     expect(twice).toBe(advised);
-    const config = (await adviseOnFailure(async () => {
+    const config = (await adviseOnFailure("read", async () => {
       throw new ConfigError("serviceapi: no base URL.");
     })().catch((e: unknown) => e)) as Error;
     expect(config).toBeInstanceOf(ConfigError);

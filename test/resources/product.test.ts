@@ -24,6 +24,18 @@ const project = DEFAULT_IDS.acmeWeb;
 const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "active" as const };
 const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
 const name = "pro";
+/** What every adoption's preview says the stack holds from then on. */
+const OWNED =
+  "From then on this stack manages its title, description, slug and externalCheckoutUrl: every `pulumi up` sets them as the program " +
+  "declares, undoing changes made elsewhere (adopt a product in one stack only). projectId is taken on trust: the API cannot say which project a product is in.";
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+/** A state as the engine hands it back: secret outputs opened. */
+function opened(outs: object): ProductOutputs {
+  const state = { ...outs } as Record<string, unknown>;
+  const record = state.__takenOver as { value?: unknown } | undefined;
+  if (record?.value !== undefined) state.__takenOver = record.value;
+  return state as unknown as ProductOutputs;
+}
 
 describe("buildProductPatch", () => {
   const live = { title: "Pro", description: "Old", slug: "pro", status: "draft", externalCheckoutUrl: null };
@@ -258,7 +270,10 @@ describe("adoption", () => {
       severity: "warning",
       message:
         `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
-        "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value.",
+        "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value. " +
+        OWNED +
+        " `pulumi destroy` does not archive it: it gives back the fields this stack changed, as it found them " +
+        '(declare onDelete: "archive" to archive it instead).',
     });
     const adopted = await product.create(ctx, { name: "x", inputs: declared });
     expect(adopted.id).toBe(id);
@@ -289,7 +304,8 @@ describe("adoption", () => {
     await product.check(ctx, { name: "gone", olds: {}, news: { projectId: project, title: "Gone", adoptId: id } });
     expect(messages.at(-1)!.message).toBe(
       `serviceapi: Product "gone" (id ${id}): adoptId takes over this existing product; it already matches ` +
-        "the program, so `pulumi up` sends nothing to it. It is archived, and stays so: the program declares no status.",
+        `the program, so \`pulumi up\` sends nothing to it. It is archived, and stays so: the program declares no status. ${OWNED} ` +
+        '`pulumi destroy` does not archive it: it gives back the fields this stack changed, as it found them (declare onDelete: "archive" to archive it instead).',
     );
   });
 
@@ -327,6 +343,156 @@ describe("adoption", () => {
         `serviceapi: Product "b" (id ${id}): nothing sent; Product "a" of this stack ` +
         "manages the same product, so it is not archived (one product, one resource).",
     });
+  });
+});
+
+describe("what destroy does with a product this stack did not create", () => {
+  const declared = { projectId: project, title: "Taken", slug: "taken", adoptId: "" };
+  /** A product made elsewhere, with a description, adopted by a program that renames it and leaves the description out. */
+  async function adopted(extra: object = {}) {
+    const h = await harness();
+    const made = await h.ctx.client().createProduct({ projectId: project, title: "Made elsewhere", slug: "taken", description: "Theirs" });
+    const inputs = { ...declared, adoptId: made.id, ...extra };
+    const { outs } = await product.create(h.ctx, { name: "x", inputs });
+    return { ...h, id: made.id, made, inputs, outs };
+  }
+
+  it("adoption records what it found, as a secret; destroy gives back the fields the stack changed, not archived", async () => {
+    const { sim, id, made, outs, messages } = await adopted();
+    expect(outs).toMatchObject({
+      __takenOver: {
+        ...SECRET_SIG,
+        value: { found: { title: "Made elsewhere", description: "Theirs" }, set: { title: "Taken", description: null } },
+      },
+    });
+    const destroy = await harness({}, sim);
+    sim.clearRequests();
+    await product.remove(destroy.ctx, { name: "x", id, state: opened(outs) });
+    // One read (the live record), one PATCH of what this stack changed.
+    expect(destroy.bodies()).toEqual([{}, { title: "Made elsewhere", description: "Theirs" }]);
+    expect(destroy.messages.at(-1)!.message).toBe(
+      `serviceapi: Product "x" (id ${id}): given back as found: sent PATCH {title, description} with the values it had when this stack ` +
+        'took it over. It is not archived: this stack took it over rather than creating it (declare onDelete: "archive" for that).',
+    );
+    const live = await destroy.ctx.client().updateProduct(id, {});
+    expect([live.title, live.description, live.status]).toEqual([made.title, made.description, made.status]);
+    expect(messages.length).toBeGreaterThan(0);
+  });
+
+  it("nothing changed: nothing read, nothing sent; a field changed since by someone else is left, with a warning", async () => {
+    const h = await harness();
+    const made = await h.ctx.client().createProduct({ projectId: project, title: "Same", slug: "same" });
+    const same = await product.create(h.ctx, {
+      name: "same",
+      inputs: { projectId: project, title: "Same", slug: "same", adoptId: made.id },
+    });
+    // The destroy is another command (the command that adopts never sends the delete of what it took in).
+    const later = await harness({}, h.sim);
+    h.sim.clearRequests();
+    await product.remove(later.ctx, { name: "same", id: made.id, state: opened(same.outs) });
+    expect(h.sim.requests()).toEqual([]);
+    expect(later.messages.at(-1)!.message).toContain("nothing sent; this stack took it over and changed none of its fields");
+
+    const { sim, id, outs } = await adopted();
+    // Another stack sets the title after this one; this stack's refresh records it as the state's title.
+    await (await harness({}, sim)).ctx.client().updateProduct(id, { title: "Another stack's title" });
+    const refresh = await harness({}, sim);
+    const refreshed = await product.read(refresh.ctx, { name: "x", id, state: opened(outs) });
+    expect(refreshed.props).toMatchObject({ title: "Another stack's title" });
+    const destroy = await harness({}, sim);
+    sim.clearRequests();
+    await product.remove(destroy.ctx, { name: "x", id, state: opened(refreshed.props!) });
+    expect(destroy.bodies()).toEqual([{}, { description: "Theirs" }]);
+    expect(destroy.messages.map((m) => [m.severity, m.message])).toEqual([
+      [
+        "warning",
+        `serviceapi: Product "x" (id ${id}): title is left as the service shows it: changed since this stack last set them — by a person, ` +
+          "or by another stack that manages the same product — so giving back what this stack found would undo that change.",
+      ],
+      [
+        "info",
+        `serviceapi: Product "x" (id ${id}): given back as found: sent PATCH {description} with the values it had when this stack took it over. ` +
+          'It is not archived: this stack took it over rather than creating it (declare onDelete: "archive" for that).',
+      ],
+    ]);
+  });
+
+  it('onDelete declared: "archive" archives, "retain" sends nothing; the preview says which', async () => {
+    const archive = await adopted({ onDelete: "archive" });
+    archive.sim.clearRequests();
+    await product.remove((await harness({}, archive.sim)).ctx, { name: "x", id: archive.id, state: opened(archive.outs) });
+    expect(archive.bodies()).toEqual([{ status: "archived" }]);
+    const retain = await adopted({ onDelete: "retain" });
+    retain.sim.clearRequests();
+    await product.remove((await harness({}, retain.sim)).ctx, { name: "x", id: retain.id, state: opened(retain.outs) });
+    expect(retain.sim.requests()).toEqual([]);
+    const preview = await harness({}, retain.sim);
+    await product.check(preview.ctx, { name: "y", olds: {}, news: { ...retain.inputs, title: "Other", onDelete: "archive" } });
+    expect(preview.messages.at(-1)!.message).toMatch(/ `pulumi destroy` archives it \(onDelete: "archive"\)\.$/);
+  });
+
+  it("an update keeps the record and what it last set; the import of a product records it too", async () => {
+    const { ctx, sim, id, inputs, outs } = await adopted();
+    const { outs: updated } = await product.update(ctx, { name: "x", id, olds: opened(outs), news: { ...inputs, title: "Taken 2" } });
+    expect(updated).toMatchObject({
+      __takenOver: { ...SECRET_SIG, value: { found: { title: "Made elsewhere" }, set: { title: "Taken 2" } } },
+    });
+    const imported = await product.importRecord(ctx, { name: "i", id: `${project}/${id}`, hint: {} });
+    expect(imported.props).toMatchObject({
+      __takenOver: { ...SECRET_SIG, value: { found: { title: "Taken 2" }, set: { title: "Taken 2" } } },
+    });
+    sim.clearRequests();
+    const destroy = await harness({}, sim);
+    await product.remove(destroy.ctx, { name: "i", id, state: opened(imported.props!) });
+    expect(sim.requests()).toEqual([]);
+    expect(destroy.messages.at(-1)!.message).toContain("this stack took it over and changed none of its fields");
+  });
+
+  it("adopted by an older version (adoptId, no record): left as it is, and said so", async () => {
+    const { sim, id, outs } = await adopted();
+    const { __takenOver: _dropped, ...legacy } = opened(outs);
+    sim.clearRequests();
+    const destroy = await harness({}, sim);
+    await product.remove(destroy.ctx, { name: "x", id, state: legacy as ProductOutputs });
+    expect(sim.requests()).toEqual([]);
+    expect(destroy.messages).toEqual([
+      {
+        severity: "warning",
+        message:
+          `serviceapi: Product "x" (id ${id}): nothing sent; it was adopted (adoptId) by a version of pulumi-serviceapi that did not ` +
+          'record what it found, so it is left as it is, not archived. To archive it, declare onDelete: "archive" and run `pulumi up` before `pulumi destroy`.',
+      },
+    ]);
+  });
+
+  it("a lost create taken over with adoptId is this stack's own: the preview and destroy say it is archived", async () => {
+    const { ctx, sim, messages } = await harness();
+    sim.addFault({ operation: "products.create", kind: "reset", when: "after" });
+    const lost = (await product.create(ctx, { name, inputs }).catch((e: unknown) => e)) as PartialFailure;
+    const made = sim.products().find((p) => p.title === inputs.title)!;
+    // The next command: check, then the replacement's diff and create.
+    const next = await harness({}, sim);
+    const news = { ...inputs, adoptId: made.id };
+    await product.check(next.ctx, { name, olds: inputs, news });
+    await product.diff(next.ctx, { name, id: lost.id, olds: lost.outputs as ProductOutputs, news });
+    expect(next.messages.at(-1)!.message).toMatch(/`pulumi destroy` archives it: this stack created it\.$/);
+    const { outs } = await product.create(next.ctx, { name, inputs: news });
+    expect(outs).toMatchObject({ __createdByThisStack: true });
+    expect(outs).not.toHaveProperty("__takenOver");
+    sim.clearRequests();
+    await product.remove(ctx, { name, id: made.id, state: opened(outs) });
+    expect(sim.requests().map((r) => r.body)).toEqual([{ status: "archived" }]);
+    expect(messages.length).toBeGreaterThan(0);
+  });
+
+  it("a replacement that adopts its own product (projectId changed) keeps what the old resource found", async () => {
+    const { sim, id, inputs, outs } = await adopted();
+    const next = await harness({}, sim);
+    const news = { ...inputs, projectId: DEFAULT_IDS.acmeDocs };
+    await product.check(next.ctx, { name: "x", olds: inputs, news });
+    expect((await product.diff(next.ctx, { name: "x", id, olds: opened(outs), news })).replaces).toEqual(["projectId"]);
+    const replaced = await product.create(next.ctx, { name: "x", inputs: news });
+    expect(replaced.outs).toMatchObject({ __takenOver: { value: { found: { title: "Made elsewhere", description: "Theirs" } } } });
   });
 });
 

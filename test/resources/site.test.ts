@@ -64,21 +64,47 @@ describe("Site lifecycle", () => {
     expect(sim.requests("sites.list")).toHaveLength(3);
   });
 
-  it("a live name set by someone else is renamed back with a warning naming what happened", async () => {
+  it("a live name set by someone else is kept, with a warning naming what happened; a refresh in between changes nothing", async () => {
     const { ctx, sim } = await harness();
     const [a] = sim.seed.sites.filter((s) => s.projectId === DEFAULT_IDS.acmeDocs);
     const created = await site.create(ctx, { name: "docs", inputs: { projectId: DEFAULT_IDS.acmeDocs, siteId: a!.id, name: "Docs" } });
     await ctx.client().updateSite(a!.id, { name: "Another stack's name" });
+    // A refresh (another command) records the live name as the state's `name`; the name this stack set is kept apart.
+    const refresh = await harness({}, sim);
+    const refreshed = await site.read(refresh.ctx, { name: "docs", id: created.id, state: created.outs });
+    expect(refreshed.props).toMatchObject({ name: "Another stack's name" });
     // The destroy is another command: another context, which lists the project afresh.
     const destroy = await harness({}, sim);
     sim.clearRequests();
-    await site.remove(destroy.ctx, { name: "docs", id: created.id, state: created.outs });
-    expect(destroy.bodies("sites.update")).toEqual([{ name: a!.name }]);
-    expect(destroy.messages.map((m) => m.severity)).toEqual(["warning", "info"]);
-    expect(destroy.messages[0]!.message).toBe(
-      `serviceapi: Site "docs" (id ${a!.id}): its live name is neither the one this stack set nor the one ` +
-        "it had when this stack took it over: it was renamed since, by a person or by another stack that manages the same site (one site, one stack). " +
-        "Renaming it back to the name this stack found anyway; if another stack manages this site, its destroy will rename it again, to the name that stack found.",
-    );
+    await site.remove(destroy.ctx, { name: "docs", id: created.id, state: refreshed.props! });
+    expect(destroy.bodies("sites.update")).toEqual([]);
+    expect(destroy.messages).toEqual([
+      {
+        severity: "warning",
+        message:
+          `serviceapi: Site "docs" (id ${a!.id}): nothing sent; its live name is neither the one this stack set nor the one ` +
+          "it had when this stack took it over: it was renamed since, by a person or by another stack that manages the same site (one site, one stack). " +
+          "It keeps that name: giving back the name this stack found would undo that change. Rename it by hand if it should get its original name back.",
+      },
+    ]);
+    // Back to the name this stack set: the destroy gives back the original name.
+    await ctx.client().updateSite(a!.id, { name: "Docs" });
+    const again = await harness({}, sim);
+    sim.clearRequests();
+    await site.remove(again.ctx, { name: "docs", id: created.id, state: refreshed.props! });
+    expect(again.bodies("sites.update")).toEqual([{ name: a!.name }]);
+  });
+
+  it("the name this stack set is kept in the state as a secret, and survives an update that sends nothing", async () => {
+    const { ctx, sim } = await harness();
+    const [a] = sim.seed.sites.filter((s) => s.projectId === DEFAULT_IDS.acmeDocs);
+    const inputs = { projectId: DEFAULT_IDS.acmeDocs, siteId: a!.id, name: "Docs" };
+    const created = await site.create(ctx, { name: "docs", inputs });
+    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "Docs" };
+    expect(created.outs).toMatchObject({ __nameSet: secret });
+    // The engine hands the state back with secrets opened.
+    const plain = { ...created.outs, __nameSet: "Docs" };
+    const { outs } = await site.update(ctx, { name: "docs", id: created.id, olds: plain, news: { ...inputs, restoreNameOnDelete: false } });
+    expect(outs).toMatchObject({ __nameSet: secret, restoreNameOnDelete: false });
   });
 });

@@ -34,8 +34,10 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
+  TokenRefusedError,
   type ApiErrorInit,
 } from "../errors";
+import { TokenGate } from "../token-gate";
 import { backoffDelay, parseRetryAfter } from "./backoff";
 import { RateLimitPacer, type PaceTicket } from "./rate-limit-pacer";
 import { Redactor } from "./redact";
@@ -68,6 +70,8 @@ export class Transport {
   readonly #userAgent: string;
   readonly #pacer: RateLimitPacer;
   readonly #redactor: Redactor;
+  /** The token's key in `tokenGate` (its SHA-256 digest), when there is a gate. */
+  readonly #tokenKey: string;
 
   constructor(options: TransportOptions) {
     this.#config = options.config;
@@ -76,6 +80,7 @@ export class Transport {
     this.#userAgent = options.userAgent;
     this.#redactor = new Redactor(options.config.token);
     this.#pacer = new RateLimitPacer(options.config.clock);
+    this.#tokenKey = options.config.tokenGate ? TokenGate.keyOf(options.config.token) : "";
   }
 
   /** Replaces every form of the token (raw, JSON-escaped, URL-encoded) in text bound for an error or a log. */
@@ -86,21 +91,60 @@ export class Transport {
   /**
    * Sends `op` until the retry table says stop: each attempt is admitted (the shared 429 pause,
    * the caller's and the client's stop signals), sent, and decided upon (`#decide`: return, fail, or
-   * try again after a wait); the waiting itself is `#wait`'s.
+   * try again after a wait); the waiting itself is `#wait`'s. With a `tokenGate`, the call first
+   * waits for its token's verdict, and each answer gives one.
    */
   async call<T extends z.ZodType>(op: OperationName, input: CallInput, schema: T, options: RequestOptions = {}): Promise<z.infer<T>> {
     const request = this.#request(op, input);
     const call = this.#newCall(op, options);
-    for (;;) {
-      call.attempt += 1;
-      const ticket = await this.#admit(call);
-      this.#log({ type: "request", operation: op, method: call.method, url: this.redact(request.url.href), attempt: call.attempt });
-      const started = this.#config.clock.now();
-      const outcome = await this.#send(request.url, call.method, request.headers, request.body, call.timeoutMs, call.signal);
-      const decision = this.#decide(call, outcome, ticket, started, schema);
-      if (decision.kind === "done") return decision.value;
-      if (decision.kind === "fail") throw decision.error;
-      await this.#wait(call, decision);
+    const gate = this.#config.tokenGate;
+    const emptyBody = request.body === undefined || request.body === "{}";
+    // With a gate, the token's first call goes alone and a refused token sends nothing (`token-gate.ts`).
+    const first = gate !== undefined && (await this.#admitToken(call, gate));
+    try {
+      for (;;) {
+        call.attempt += 1;
+        const ticket = await this.#admit(call);
+        this.#log({
+          type: "request",
+          operation: op,
+          method: call.method,
+          url: this.redact(request.url.href),
+          attempt: call.attempt,
+          emptyBody,
+        });
+        const started = this.#config.clock.now();
+        const outcome = await this.#send(request.url, call.method, request.headers, request.body, call.timeoutMs, call.signal);
+        const decision = this.#decide(call, outcome, ticket, started, schema);
+        if (gate !== undefined && outcome.kind === "response") this.#judgeToken(gate, outcome.response.status, decision);
+        if (decision.kind === "done") return decision.value;
+        if (decision.kind === "fail") throw decision.error;
+        await this.#wait(call, decision);
+      }
+    } finally {
+      // Ended without an answer (unreachable, timed out, stopped): the calls waiting on this token go.
+      if (first) gate.release(this.#tokenKey);
+    }
+  }
+
+  /** Waits for the token's verdict (`token-gate.ts`); true when this call is the token's first. */
+  async #admitToken(call: CallState, gate: TokenGate): Promise<boolean> {
+    const stop = this.#config.stopSignal;
+    const signals = [call.signal, stop].filter((s): s is AbortSignal => s !== undefined);
+    try {
+      return await gate.admit(this.#tokenKey, call.op, signals.length > 0 ? AbortSignal.any(signals) : undefined);
+    } catch (err) {
+      if (err instanceof TokenRefusedError) throw err;
+      throw aborted(call, call.signal?.aborted ? call.signal.reason : err, call.signal?.aborted !== true && stop?.aborted === true);
+    }
+  }
+
+  /** An answer is a verdict on the token: 401 or 403 refuses it for every later call, anything else lets them go. */
+  #judgeToken(gate: TokenGate, status: number, decision: Decision<unknown>): void {
+    if ((status === 401 || status === 403) && decision.kind === "fail" && decision.error instanceof ApiError) {
+      gate.refuse(this.#tokenKey, decision.error);
+    } else {
+      gate.answered(this.#tokenKey);
     }
   }
 

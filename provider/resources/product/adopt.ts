@@ -8,6 +8,12 @@
  * a replacement, previewed at `diff` (only `diff` knows the resource's own id). `create` then adopts:
  * the kept read (or one empty PATCH, the API's only read), one PATCH of what differs, no POST.
  *
+ * The preview also says what the stack manages from then on, that `projectId` is taken on trust
+ * (the API cannot say which project a product is in, so a second stack adopts a product the first
+ * manages without an error), and what `pulumi destroy` will do with it — give it back as found,
+ * unless `onDelete` says otherwise (`taken-over.ts`): Pulumi calls no provider while it previews a
+ * delete, so this is where the preview can say it.
+ *
  * One product, one resource (the ledger's claims): `check` claims the product `adoptId` names,
  * `diff` the product the state names; whichever of two claimants is asked second refuses, and a
  * delete never archives a product another resource of the stack claimed.
@@ -18,6 +24,7 @@ import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
 import { outputs, type Desired } from "./fields";
 import { buildProductPatch, describePatch } from "./patch";
+import { destroyOfAdopted, ownershipOfAdopted } from "./taken-over";
 
 /** What `check` says of an `adoptId` another resource of this stack claimed first; `undefined` when none did. */
 export function claimAdoption(ctx: ProviderContext, productId: string, name: string | undefined): string | undefined {
@@ -70,19 +77,36 @@ export async function previewAdoption(
   const patch = buildProductPatch(current, desired);
   // The engine may ask twice (a replacement's diff): `once` says it once per command.
   const who = label("Product", productId, name);
+  const after = `${archivedNote(current, desired)} ${ownedFromNowOn(desired)} ${destroyOfAdopted(desired, ctx.ledger.takenAgain.get(productId.toLowerCase()))}`;
   if (Object.keys(patch).length === 0) {
     ctx.once(
       "info",
-      `${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.${archivedNote(current, desired)}`,
+      `${who}: adoptId takes over this existing product; it already matches the program, so \`pulumi up\` sends nothing to it.${after}`,
     );
     return undefined;
   }
+  // Only a field the program leaves out is sent as null (a declared null is stored as absent).
+  const clears = Object.values(patch).some((value) => value === null);
   ctx.once(
     "warning",
-    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}. ` +
-      `A field the program leaves out is cleared; declare it to keep its live value.${archivedNote(current, desired)}`,
+    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}.` +
+      `${clears ? " A field the program leaves out is cleared; declare it to keep its live value." : ""}${after}`,
   );
   return undefined;
+}
+
+/**
+ * What the stack holds from the adoption on, and what it cannot check: the API has no way to say
+ * which project a product is in, so a second stack (another projectId) adopts a product the first
+ * manages without any error — the two then undo each other's changes.
+ */
+function ownedFromNowOn(desired: Partial<Desired>): string {
+  const fields = ["title", "description", "slug", "externalCheckoutUrl", ...(desired.status !== undefined ? ["status"] : [])];
+  return (
+    `From then on this stack manages its ${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}: every \`pulumi up\` sets them as ` +
+    "the program declares, undoing changes made elsewhere (adopt a product in one stack only). projectId is taken on trust: " +
+    "the API cannot say which project a product is in."
+  );
 }
 
 /** An adopted product that is archived stays archived unless the program declares a status: say so. */
@@ -109,20 +133,22 @@ export async function adopt(ctx: ProviderContext, productId: string, desired: De
   }
   // A replacement that adopts the record it replaces (projectId changed, adoptId kept) must not archive it next.
   ctx.ledger.noteImported("Product", productId);
+  // What `pulumi destroy` gives back: the product as found now, unless this command knew it from before.
+  const again = ctx.ledger.takenAgain.get(productId.toLowerCase());
   const patch = buildProductPatch(current, desired);
   const who = `adopted ${label("Product", productId, name)}`;
   if (Object.keys(patch).length === 0) {
     ctx.info(`${who}: it already matched the program; nothing sent.`);
-    return { id: productId, outs: outputs(current, desired) };
+    return { id: productId, outs: { ...outputs(current, desired), ...ownershipOfAdopted(again, current, current) } };
   }
   try {
     const record = await client.updateProduct(productId, patch);
     ctx.info(`${who}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
-    return { id: productId, outs: outputs(record, desired) };
+    return { id: productId, outs: { ...outputs(record, desired), ...ownershipOfAdopted(again, current, record) } };
   } catch (error) {
     throw new PartialFailure(
       productId,
-      outputs(current, desired),
+      { ...outputs(current, desired), ...ownershipOfAdopted(again, current, current) },
       `${label("Product", productId, name)} was adopted, but updating ${Object.keys(patch).join(", ")} failed: ${(error as Error).message} ` +
         "It is recorded in the stack; the next `pulumi up` retries the PATCH.",
     );

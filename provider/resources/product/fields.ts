@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { KnownProductStatus, Product, ProductStatus } from "../../client";
 import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../../contract/schemas";
 import { Failures, checkInputs } from "../checks";
+import type { Secret } from "../secret-output";
 import { propertyNames, type ResourceFields } from "../fields";
 import type { CheckFailure, Values } from "../lifecycle";
 import { DECLARED, declaredKeys, type Stored } from "../stored-state";
@@ -29,11 +30,17 @@ export interface ProductInputs {
   status?: KnownProductStatus;
   /** An absolute URI (RFC 3986). Leaving it out (or `null`) clears it. */
   externalCheckoutUrl?: string | null;
-  /** What `pulumi destroy` (or removing the resource) does: `archive` (default) sets status archived; `retain` only forgets it. */
+  /**
+   * What `pulumi destroy` (or removing the resource) does: `archive` sets status archived (the
+   * default for a product this stack created); `retain` only forgets it. Left out for a product
+   * taken over (`adoptId`, or an import through the plugin), the fields this stack changed are
+   * given back as it found them, and it is not archived.
+   */
   onDelete?: ProductOnDelete;
   /**
    * The id of an existing product to take over instead of creating one (`pulumi import` does not
    * work for dynamic providers). Create reads it and PATCHes only the fields that differ; no POST.
+   * `pulumi destroy` gives it back as found, unless `onDelete` says otherwise.
    */
   adoptId?: string;
 }
@@ -54,7 +61,36 @@ export type LiveFields = Pick<Product, "title" | "description" | "slug" | "statu
   [RESTORE_STATUS]?: ProductStatus;
 };
 
-export interface ProductOutputs {
+/** The hidden output (the CLI hides `__` keys) of a product taken over: what it was then, and what this stack last set (`taken-over.ts`). */
+export const TAKEN_OVER = "__takenOver";
+/**
+ * The hidden output that marks a product adopted with `adoptId` although this stack made it: the
+ * answer to its create was lost (`unconfirmed.ts`), or a replacement took the stack's own product
+ * again. It is archived like any other product this stack created.
+ */
+export const CREATED_HERE = "__createdByThisStack";
+
+/** The fields a give-back can set again, in the order messages name them. */
+export const GIVEN_BACK = ["title", "description", "slug", "status", "externalCheckoutUrl"] as const;
+export type KeptFields = Pick<Product, (typeof GIVEN_BACK)[number]>;
+
+export interface TakenOver {
+  /** The product when this stack took it over. */
+  found: KeptFields;
+  /** The product as this stack last left it (after its last write). */
+  set: KeptFields;
+}
+
+/** What the stack knew of a product it takes again in this command (`ledger.takenAgain`). */
+export type TakenAgain = TakenOver | "created";
+
+/** The hidden outputs that say how the product came into the stack, as a state stores them. */
+export interface Ownership {
+  [TAKEN_OVER]?: Secret<TakenOver>;
+  [CREATED_HERE]?: true;
+}
+
+export interface ProductOutputs extends Ownership {
   projectId: string;
   title: string;
   description: string | null;
@@ -78,7 +114,8 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
   resource: "Product",
   description:
     "A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. " +
-    "The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).",
+    "The API cannot delete products: deleting the resource archives a product this stack created (or, with `onDelete: retain`, " +
+    "only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
     title: {
@@ -108,13 +145,16 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
     onDelete: {
       schema: z.enum(ON_DELETE),
       oneOf: ON_DELETE,
-      description: "What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.",
+      description:
+        "What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only " +
+        "forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.",
     },
     adoptId: {
       schema: uuid,
       hint: " (the id of an existing product to take over)",
       description:
-        "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.",
+        "The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. " +
+        "Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.",
     },
   },
   outputs: {

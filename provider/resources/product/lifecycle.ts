@@ -2,7 +2,8 @@
  * `Product`: a product record, created with POST and kept in line with one PATCH of exactly the
  * fields that changed. This file is the lifecycle — check, diff, create, update, delete — over the
  * pieces beside it: the field table and state (`fields.ts`), the PATCH body (`patch.ts`), adoption
- * and the one-product-one-resource claims (`adopt.ts`), refresh and import (`refresh.ts`).
+ * and the one-product-one-resource claims (`adopt.ts`), refresh and import (`refresh.ts`), and what
+ * a product taken over gets back at delete (`taken-over.ts`).
  */
 import type { Product } from "../../client";
 import { isUnknown } from "../checks";
@@ -13,9 +14,10 @@ import { announceDiff, label, logCreated } from "../messages";
 import { DECLARED, declaredKeys } from "../stored-state";
 import { isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "../unconfirmed";
 import { adopt, claimAdoption, claimManaged, previewAdoption } from "./adopt";
-import { PRODUCT_FIELDS, outputs, unconfirmedOutputs, type Desired, type ProductOutputs } from "./fields";
+import { CREATED_HERE, PRODUCT_FIELDS, outputs, unconfirmedOutputs, type Desired, type ProductOutputs } from "./fields";
 import { buildProductPatch } from "./patch";
 import { importRecord, read } from "./refresh";
+import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
 
 /**
  * What only a read shows: the product `adoptId` names (claimed for this resource; for a new
@@ -37,6 +39,8 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
     if (!planning) return { changes: false, replaces: [], changed: [] };
     if (news.adoptId === undefined) throw refusal(ctx, "Product", name ?? id, olds);
+    // This stack sent the create whose answer was lost: the product adoptId names is the one it made.
+    if (!isUnknown(news.adoptId)) ctx.ledger.takenAgain.set(news.adoptId.toLowerCase(), "created");
     await previewReplacement(ctx, news.adoptId, news, name);
     return { changes: true, replaces: ["adoptId"], changed: ["adoptId"] };
   }
@@ -49,6 +53,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
     replaces.push("adoptId");
     await previewReplacement(ctx, news.adoptId, news, name);
   }
+  if (planning && replaces.length > 0 && news.adoptId === id) keepOwnership(ctx, id, olds);
   const patch = buildProductPatch(olds, news);
   // Names the fields, so a change to a secret field (which the CLI shows as `[secret]`, unchanged) is seen.
   if (replaces.length === 0) announceDiff(ctx, label("Product", id, name), Object.keys(patch), planning);
@@ -62,6 +67,18 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
   // A nullable input switching between absent and null changes no field, but is recorded.
   const changes = changed.length > 0 || declaredKeys(news).join() !== (olds[DECLARED] ?? []).join();
   return { changes, replaces, changed };
+}
+
+/**
+ * A replacement that adopts the resource's own product (projectId changed, adoptId its id): the
+ * new resource keeps what the old one knew of it, for `pulumi destroy` — what it was when first
+ * taken over, or that this stack created it. A product adopted by an older version, with no
+ * record, is taken as found now.
+ */
+function keepOwnership(ctx: ProviderContext, id: string, olds: ProductOutputs): void {
+  const record = takenOverIn(olds);
+  const created = olds[CREATED_HERE] === true || olds.adoptId === undefined;
+  if (record !== undefined || created) ctx.ledger.takenAgain.set(id.toLowerCase(), record ?? "created");
 }
 
 /** A replacement that adopts, previewed in `diff` (which alone knows the resource's id): a problem with adoptId fails the operation. */
@@ -110,14 +127,16 @@ async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequ
   if (isUnconfirmed(olds)) throw refusal(ctx, "Product", name ?? id, olds);
   const patch = buildProductPatch(olds, news);
   // Nothing the API holds changed (e.g. only onDelete): record the new inputs without a request.
-  if (Object.keys(patch).length === 0) return { outs: outputs(olds, news) };
+  if (Object.keys(patch).length === 0) return { outs: { ...outputs(olds, news), ...ownershipAfter(olds, olds) } };
   const record = await ctx.client().updateProduct(id, patch);
   ctx.info(`updated ${label("Product", id, name)}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
-  return { outs: outputs(record, news) };
+  return { outs: { ...outputs(record, news), ...ownershipAfter(olds, record) } };
 }
 
 /**
- * `archive` always sends the PATCH, whatever the state says: the product may have been
+ * What deleting does depends on how the product came into the stack (`taken-over.ts`): one this
+ * stack created is archived, one it took over is given back as found, unless `onDelete` says
+ * otherwise. `archive` always sends the PATCH, whatever the state says: the product may have been
  * re-activated behind Pulumi's back, and archiving an archived product changes nothing.
  */
 async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<ProductOutputs>): Promise<void> {
@@ -143,8 +162,17 @@ async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<P
     );
     return;
   }
-  if (state.onDelete === "retain") {
+  const fate = fateOf(state);
+  if (fate === "retain") {
     ctx.info(`${who}: nothing sent (onDelete: retain); it stays on the service as it is and is no longer managed by this stack.`);
+    return;
+  }
+  if (fate === "give back") return giveBack(ctx, who, id, takenOverIn(state)!);
+  if (fate === "adopted without a record") {
+    ctx.warn(
+      `${who}: nothing sent; it was adopted (adoptId) by a version of pulumi-serviceapi that did not record what it found, so it is ` +
+        'left as it is, not archived. To archive it, declare onDelete: "archive" and run `pulumi up` before `pulumi destroy`.',
+    );
     return;
   }
   try {

@@ -14,6 +14,7 @@ import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
 import { NULLABLE, PRODUCT_FIELDS, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
 import { isKnownStatus } from "./patch";
+import { ownershipAfter, tookOver } from "./taken-over";
 
 export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
   // A placeholder has nothing to read: the stack keeps it, and the next preview says what to do.
@@ -23,7 +24,7 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
       "warning",
       "serviceapi:productRefresh is false: products keep their stored state at refresh, so drift in products cannot be seen.",
     );
-    return { id, props: state };
+    return { id, props: { ...state, ...ownershipAfter(state) } };
   }
   let record: Product;
   try {
@@ -41,7 +42,8 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
   };
   // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
   const declared = state[DECLARED] ?? declaredKeys(pickInputs(state));
-  const refreshed: ProductOutputs = { ...outputs(record, stored), [DECLARED]: declared };
+  // How the product came into the stack is kept as it was: a refresh is nobody's write.
+  const refreshed: ProductOutputs = { ...outputs(record, stored), ...ownershipAfter(state), [DECLARED]: declared };
   const inputs = refreshedInputs(declared, { ...record, ...stored }, NULLABLE);
   // Archived behind Pulumi's back while the program leaves status alone: shown as `status` drift.
   const lastSeen = state[RESTORE_STATUS] ?? state.status;
@@ -89,7 +91,8 @@ export async function importRecord(ctx: ProviderContext, { id, hint }: ImportReq
   const declared = declaredKeys(live);
   return {
     id: recordId,
-    props: { ...outputs(record, live), [DECLARED]: declared },
+    // Not created by this stack: `pulumi destroy` gives back what the stack changes on it (`taken-over.ts`).
+    props: { ...outputs(record, live), ...tookOver(record, record), [DECLARED]: declared },
     inputs: refreshedInputs(declared, { ...record, ...live }, NULLABLE),
   };
 }

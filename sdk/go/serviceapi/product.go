@@ -12,17 +12,17 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).
+// A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives a product this stack created (or, with `onDelete: retain`, only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.
 type Product struct {
 	pulumi.CustomResourceState
 
-	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// An absolute URI (RFC 3986). Leaving it out (or null) clears it.
 	ExternalCheckoutUrl pulumi.StringPtrOutput `pulumi:"externalCheckoutUrl"`
-	// What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+	// What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
 	OnDelete pulumi.StringPtrOutput `pulumi:"onDelete"`
 	// The project the product belongs to (a UUID). Changing it replaces the Product.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
@@ -82,13 +82,13 @@ func (ProductState) ElementType() reflect.Type {
 }
 
 type productArgs struct {
-	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
 	AdoptId *string `pulumi:"adoptId"`
 	// Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.
 	Description *string `pulumi:"description"`
 	// An absolute URI (RFC 3986). Leaving it out (or null) clears it.
 	ExternalCheckoutUrl *string `pulumi:"externalCheckoutUrl"`
-	// What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+	// What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
 	OnDelete *string `pulumi:"onDelete"`
 	// The project the product belongs to (a UUID). Changing it replaces the Product.
 	ProjectId string `pulumi:"projectId"`
@@ -102,13 +102,13 @@ type productArgs struct {
 
 // The set of arguments for constructing a Product resource.
 type ProductArgs struct {
-	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+	// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
 	AdoptId pulumi.StringPtrInput
 	// Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.
 	Description pulumi.StringPtrInput
 	// An absolute URI (RFC 3986). Leaving it out (or null) clears it.
 	ExternalCheckoutUrl pulumi.StringPtrInput
-	// What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+	// What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
 	OnDelete pulumi.StringPtrInput
 	// The project the product belongs to (a UUID). Changing it replaces the Product.
 	ProjectId pulumi.StringInput
@@ -207,7 +207,7 @@ func (o ProductOutput) ToProductOutputWithContext(ctx context.Context) ProductOu
 	return o
 }
 
-// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+// The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
 func (o ProductOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Product) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
@@ -222,7 +222,7 @@ func (o ProductOutput) ExternalCheckoutUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Product) pulumi.StringPtrOutput { return v.ExternalCheckoutUrl }).(pulumi.StringPtrOutput)
 }
 
-// What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+// What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
 func (o ProductOutput) OnDelete() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Product) pulumi.StringPtrOutput { return v.OnDelete }).(pulumi.StringPtrOutput)
 }

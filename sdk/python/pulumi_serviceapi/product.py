@@ -32,10 +32,10 @@ class ProductArgs:
 
         :param pulumi.Input[_builtins.str] project_id: The project the product belongs to (a UUID). Changing it replaces the Product.
         :param pulumi.Input[_builtins.str] title: The title: 1 to 1024 characters. Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
         :param pulumi.Input[_builtins.str] description: Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.
         :param pulumi.Input[_builtins.str] external_checkout_url: An absolute URI (RFC 3986). Leaving it out (or null) clears it.
-        :param pulumi.Input[_builtins.str] on_delete: What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+        :param pulumi.Input[_builtins.str] on_delete: What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
         :param pulumi.Input[_builtins.str] slug: 1 to 1024 characters. Leaving it out (or null) clears it. Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused.
         :param pulumi.Input[_builtins.str] status: One of active, archived, draft. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.
         """
@@ -82,7 +82,7 @@ class ProductArgs:
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+        The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -118,7 +118,7 @@ class ProductArgs:
     @pulumi.getter(name="onDelete")
     def on_delete(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+        What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
         """
         return pulumi.get(self, "on_delete")
 
@@ -167,14 +167,14 @@ class Product(pulumi.CustomResource):
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).
+        A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives a product this stack created (or, with `onDelete: retain`, only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
         :param pulumi.Input[_builtins.str] description: Up to 10000 characters. Leaving it out (or null) means no description: removing it clears it.
         :param pulumi.Input[_builtins.str] external_checkout_url: An absolute URI (RFC 3986). Leaving it out (or null) clears it.
-        :param pulumi.Input[_builtins.str] on_delete: What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+        :param pulumi.Input[_builtins.str] on_delete: What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
         :param pulumi.Input[_builtins.str] project_id: The project the product belongs to (a UUID). Changing it replaces the Product.
         :param pulumi.Input[_builtins.str] slug: 1 to 1024 characters. Leaving it out (or null) clears it. Invisible and direction-overriding characters (bidi overrides, zero-width spaces) are refused.
         :param pulumi.Input[_builtins.str] status: One of active, archived, draft. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.
@@ -187,7 +187,7 @@ class Product(pulumi.CustomResource):
                  args: ProductArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives the product (or, with `onDelete: retain`, only forgets it).
+        A product of a project, created with POST and kept in line with one PATCH of exactly the fields that changed. The API cannot delete products: deleting the resource archives a product this stack created (or, with `onDelete: retain`, only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.
 
         :param str resource_name: The name of the resource.
         :param ProductArgs args: The arguments to use to populate this resource's properties.
@@ -271,7 +271,7 @@ class Product(pulumi.CustomResource):
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Another id replaces the resource.
+        The id of an existing product to take over instead of creating one: create reads it and PATCHes only the fields that differ; no POST. Deleting the resource gives it back as found, not archived, unless onDelete says otherwise. Another id replaces the resource.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -295,7 +295,7 @@ class Product(pulumi.CustomResource):
     @pulumi.getter(name="onDelete")
     def on_delete(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        What deleting the resource does: `archive` (default) sets status archived; `retain` only forgets the product.
+        What deleting the resource does: `archive` sets status archived (the default for a product this stack created); `retain` only forgets the product. Left out for a product taken over (`adoptId`, an import), deleting gives back the fields this stack changed, as found.
         """
         return pulumi.get(self, "on_delete")
 

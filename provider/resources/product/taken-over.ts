@@ -1,0 +1,156 @@
+/**
+ * A product this stack did not create — taken over with `adoptId`, or imported through the plugin
+ * (`pulumi import`, the `import` option) — is given back as it was found when the resource is
+ * deleted, not archived: another stack, or a person, may still count on it. What is given back is
+ * each field this stack changed, set again to the value it had when this stack took the product
+ * over (as a `Site` gets its original name back), unless the program declares `onDelete: "archive"`
+ * (archive it anyway) or `"retain"` (leave it as it is).
+ *
+ * The state keeps, in one hidden output stored as a secret (`secret-output.ts`: the values are the
+ * live record's, and any field may be a secret), what the product was when taken over (`found`) and
+ * what this stack last set (`set`). `set` is what makes the give-back safe: a refresh rewrites the
+ * outputs with whatever the service shows, another stack's changes included, so only a field whose
+ * live value is still the one this stack set is set back; one changed since (by a person, or by
+ * another stack that manages the same product) is left as it is, with a warning.
+ *
+ * State written before this record was kept: a product whose state has an `adoptId` but no record
+ * was adopted by an older version, so what it was is unknown; it is left as it is (and the destroy
+ * says so). Any other product without a record is one this stack created (or imported before the
+ * record was kept, which the state cannot tell apart) and is archived, as before.
+ */
+import type { Product, UpdateProductBody } from "../../client";
+import type { ProviderContext } from "../context";
+import { isNotFound } from "../errors";
+import { secret, revealed, type Secret } from "../secret-output";
+import { DECLARED } from "../stored-state";
+import {
+  CREATED_HERE,
+  GIVEN_BACK,
+  TAKEN_OVER,
+  type Desired,
+  type KeptFields,
+  type LiveFields,
+  type Ownership,
+  type ProductOutputs,
+  type TakenAgain,
+  type TakenOver,
+} from "./fields";
+import { isKnownStatus } from "./patch";
+
+export function keptFields(record: LiveFields): KeptFields {
+  return {
+    title: record.title,
+    description: record.description ?? null,
+    slug: record.slug ?? null,
+    status: record.status,
+    externalCheckoutUrl: record.externalCheckoutUrl ?? null,
+  };
+}
+
+/** The record of a product taken over now: as found, and as this stack's write left it. */
+export function tookOver(found: LiveFields, written: LiveFields): Ownership {
+  return { [TAKEN_OVER]: secret({ found: keptFields(found), set: keptFields(written) }) };
+}
+
+/** What a state says of how the product came into the stack (the engine hands the record over plain). */
+export function takenOverIn(state: object): TakenOver | undefined {
+  return revealed((state as Ownership)[TAKEN_OVER] as TakenOver | Secret<TakenOver> | undefined);
+}
+
+/** The ownership outputs a write or a read keeps: `written` is what a write of this stack just left (none for a read). */
+export function ownershipAfter(state: object, written?: LiveFields): Ownership {
+  const record = takenOverIn(state);
+  return {
+    ...(record !== undefined && { [TAKEN_OVER]: secret(written === undefined ? record : { ...record, set: keptFields(written) }) }),
+    ...((state as Ownership)[CREATED_HERE] === true && { [CREATED_HERE]: true as const }),
+  };
+}
+
+/** The ownership of a product adopted now, from what this command knew of it (a replacement, a lost create's recovery). */
+export function ownershipOfAdopted(again: TakenAgain | undefined, found: LiveFields, written: LiveFields): Ownership {
+  if (again === "created") return { [CREATED_HERE]: true };
+  if (again !== undefined) return { [TAKEN_OVER]: secret({ found: again.found, set: keptFields(written) }) };
+  return tookOver(found, written);
+}
+
+/** What deleting the resource does to the product. */
+export type Fate = "retain" | "archive" | "give back" | "adopted without a record";
+
+export function fateOf(state: ProductOutputs): Fate {
+  if (state.onDelete === "retain") return "retain";
+  // A declared onDelete (only "archive" is left) wins; undeclared, the stored "archive" is the default's.
+  if (state[DECLARED]?.includes("onDelete")) return "archive";
+  if (state[CREATED_HERE] === true) return "archive";
+  if (takenOverIn(state) !== undefined) return "give back";
+  if (state.adoptId !== undefined) return "adopted without a record";
+  return "archive";
+}
+
+/** What the adoption's preview says `pulumi destroy` will do with the product. */
+export function destroyOfAdopted(desired: Partial<Desired>, again: TakenAgain | undefined): string {
+  if (desired.onDelete === "retain") return '`pulumi destroy` leaves it as it is (onDelete: "retain").';
+  if (desired.onDelete === "archive") return '`pulumi destroy` archives it (onDelete: "archive").';
+  if (again === "created") return "`pulumi destroy` archives it: this stack created it.";
+  return (
+    "`pulumi destroy` does not archive it: it gives back the fields this stack changed, as it found them " +
+    '(declare onDelete: "archive" to archive it instead).'
+  );
+}
+
+const NOT_ARCHIVED = 'It is not archived: this stack took it over rather than creating it (declare onDelete: "archive" for that).';
+
+/**
+ * The delete of a product taken over: each field this stack changed is set back to its value when
+ * taken over — judged by the live record (one empty PATCH, the API's only read), so a field changed
+ * since by someone else is left as it is, and said so. Nothing is read when this stack changed nothing.
+ */
+export async function giveBack(ctx: ProviderContext, who: string, id: string, record: TakenOver): Promise<void> {
+  const changed = GIVEN_BACK.filter((key) => !same(record.found[key], record.set[key]));
+  if (changed.length === 0) {
+    ctx.info(`${who}: nothing sent; this stack took it over and changed none of its fields, so it stays as it was found. ${NOT_ARCHIVED}`);
+    return;
+  }
+  let live: Product;
+  try {
+    live = await ctx.client().updateProduct(id, {});
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
+    return;
+  }
+  const body: Record<string, unknown> = {};
+  const since: string[] = [];
+  for (const key of changed) {
+    if (same(live[key], record.found[key])) continue;
+    const found = record.found[key];
+    // Changed since this stack set it, or a status newer than this package (it cannot be sent).
+    if (!same(live[key], record.set[key]) || (key === "status" && !isKnownStatus(found as Product["status"]))) since.push(key);
+    else body[key] = found;
+  }
+  if (since.length > 0) {
+    ctx.warn(
+      `${who}: ${since.join(", ")} ${since.length === 1 ? "is" : "are"} left as the service shows ${since.length === 1 ? "it" : "them"}: ` +
+        "changed since this stack last set them — by a person, or by another stack that manages the same product — so giving back " +
+        "what this stack found would undo that change.",
+    );
+  }
+  const keys = Object.keys(body);
+  if (keys.length === 0) {
+    ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them. ${NOT_ARCHIVED}`);
+    return;
+  }
+  try {
+    await ctx.client().updateProduct(id, body as UpdateProductBody);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
+    return;
+  }
+  ctx.info(
+    `${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over. ${NOT_ARCHIVED}`,
+  );
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return (a ?? null) === (b ?? null);
+}

@@ -1,0 +1,36 @@
+/**
+ * An output the state keeps as a secret, whatever the program marked. Both faces tell the engine
+ * they take plain values (`acceptSecrets: false`), so the engine marks an output secret only when
+ * the input of the same name was; a hidden output holding a record's *other* values (what a
+ * product or site was when this stack took it over — `product/taken-over.ts`, `site.ts`) has no
+ * such input, and any of those values may be as secret as the field it came from. The engine reads
+ * every provider's outputs keeping secrets (pulumi/pulumi `sdk/go/common/resource/plugin/provider_plugin.go`:
+ * `UnmarshalProperties(…, KeepSecrets: true)` for create, read and update, partial failures
+ * included), so an output in the wire's secret form is stored encrypted, and comes back plain in
+ * the next request's state.
+ */
+
+/**
+ * How the wire protocol marks a secret value (`{"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+ * "value": …}`: pulumi/pulumi `sdk/go/common/resource/sig/sig.go`, and the SDK's `runtime/rpc` for
+ * Node.js). Written out so no provider process loads the program-side SDK; a test keeps the two equal.
+ */
+export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+export interface Secret<T> {
+  [SECRET_SIG_KEY]: typeof SECRET_SIG;
+  value: T;
+}
+
+/** `value` in the form the engine stores as a secret. */
+export function secret<T>(value: T): Secret<T> {
+  return { [SECRET_SIG_KEY]: SECRET_SIG, value };
+}
+
+/** The value itself: the engine hands it over plain; one still in the secret form is opened. */
+export function revealed<T>(value: T | Secret<T> | undefined): T | undefined {
+  if (typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG)
+    return (value as Secret<T>).value;
+  return value as T | undefined;
+}

@@ -27,7 +27,7 @@ async function startOnce(dir: string): Promise<{ stdout: string; stderr: string 
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
-      if (/\n  storage: /.test(stdout)) resolve(); // the last line of its start-up banner
+      if (/\n {2}storage: /.test(stdout)) resolve(); // the last line of its start-up banner
     });
     child.on("exit", (code) => reject(new Error(`the simulator exited (${code}) before listening:\n${stdout}\n${stderr}`)));
   });

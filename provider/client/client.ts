@@ -90,11 +90,12 @@ export class ServiceApiClient {
     return this.#transport.call(op, { pathParams: params, body: parseRequest(op, UpdateProductBody, body) }, Product, options);
   }
 
-  /** Closes the client's keep-alive connections (not an injected dispatcher). Later calls fail with `ClientUsageError`. */
+  /** Closes the client's keep-alive connections (not an injected dispatcher's). Later calls fail with `ClientUsageError`. */
   async close(): Promise<void> {
-    if (!this.#ownsDispatcher || this.#closed) return;
+    if (this.#closed) return;
     this.#closed = true;
-    await this.#dispatcher.close();
+    await this.#transport.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
   /** Shared by both listings: the query is checked now, so a bad `limit` throws before any iteration. */

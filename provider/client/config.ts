@@ -7,7 +7,9 @@ export type LogEvent =
   /** `emptyBody`: no body, or `{}` (a GET; the empty PATCH that reads a product). */
   | { type: "request"; operation: string; method: string; url: string; attempt: number; emptyBody: boolean }
   | { type: "response"; operation: string; status: number; attempt: number; durationMs: number; requestId?: string }
-  | { type: "retry"; operation: string; attempt: number; delayMs: number; reason: string };
+  | { type: "retry"; operation: string; attempt: number; delayMs: number; reason: string }
+  /** Something the caller should be told once, such as a shared pacer that stopped answering; never contains the token. */
+  | { type: "warning"; message: string };
 
 /** Options for one call; they override the client's for that call only. */
 export interface RequestOptions {
@@ -20,7 +22,7 @@ export interface RequestOptions {
 }
 
 /** Client options that messages name, e.g. "more than maxRetryAfterMs (60000 ms)". */
-export type OptionName = keyof typeof NUMERIC_OPTIONS | "baseUrl" | "publicBaseUrl";
+export type OptionName = keyof typeof NUMERIC_OPTIONS | "baseUrl" | "publicBaseUrl" | "sharedPacerUrl";
 
 export interface ClientOptions {
   /** API token. Defaults to `SERVICEAPI_TOKEN`. */
@@ -72,6 +74,12 @@ export interface ClientOptions {
   tokenGate?: TokenGate;
   /** The client's time, for tests with scaled-down or virtual time. Default: the real clocks. */
   clock?: Clock;
+  /**
+   * The URL `startSharedPacer()` gave, so that clients in several processes (parallel stacks) pace
+   * their requests together, as one client would. Defaults to `SERVICEAPI_SHARED_PACER_URL`. If it
+   * stops answering, the client paces alone and logs one `warning` event. Default: none, the client paces alone.
+   */
+  sharedPacerUrl?: string;
 }
 
 /** Every wait and every time the client reads goes through this, so a test can run it without real waits. */
@@ -116,6 +124,8 @@ export interface ResolvedConfig {
   stopSignal: AbortSignal | undefined;
   tokenGate: TokenGate | undefined;
   clock: Clock;
+  /** The shared pacer to admit requests through, and how messages name its setting. */
+  sharedPacer: { url: URL; setting: string } | undefined;
 }
 
 /** Every numeric option: default and inclusive range. All stay below 2^31 ms, the limit of Node timers. */
@@ -151,6 +161,8 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
   const publicText = options.publicBaseUrl ?? env.SERVICEAPI_PUBLIC_BASE_URL;
   const publicBaseUrl = publicText ? checkBaseUrl(label("publicBaseUrl"), publicText) : baseUrl;
   const n = (name: NumericOption) => checkNumber(name, options[name], label(name));
+  const pacerText = options.sharedPacerUrl ?? env.SERVICEAPI_SHARED_PACER_URL;
+  const pacerSetting = options.sharedPacerUrl === undefined ? "SERVICEAPI_SHARED_PACER_URL" : label("sharedPacerUrl");
   return {
     token,
     baseUrl,
@@ -170,6 +182,7 @@ export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = p
     stopSignal: options.stopSignal,
     tokenGate: options.tokenGate,
     clock: options.clock ?? SYSTEM_CLOCK,
+    sharedPacer: pacerText ? { url: checkPacerUrl(pacerSetting, pacerText), setting: pacerSetting } : undefined,
   };
 }
 
@@ -225,6 +238,24 @@ function checkBaseUrl(name: string, value: string): URL {
   throw new ConfigError(
     `${name} must use https:// (got ${url.protocol}//${url.host}); plain http is allowed only for loopback hosts (localhost, 127.0.0.0/8, ::1)`,
   );
+}
+
+/**
+ * The pacer is a plain-http server of this machine (`shared-pacer.ts`): anything else is a mistake. The
+ * value is not echoed, as its path is the pacer's secret.
+ */
+function checkPacerUrl(name: string, value: string): URL {
+  const fix = "use the URL startSharedPacer() returned, or unset it";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: ${fix}`);
+  }
+  if (url.protocol !== "http:" || !isLoopback(url.hostname)) {
+    throw new ConfigError(`${name} must be an http:// URL on a loopback host (got ${url.protocol}//${url.host}): ${fix}`);
+  }
+  return url;
 }
 
 function isLoopback(hostname: string): boolean {

@@ -136,7 +136,8 @@ export class ProviderContext {
       ...this.settings().client,
       stopSignal: this.#stop.signal,
       tokenGate: this.#gate,
-      logger: (event) => this.#count(event),
+      // A client's warning (a shared pacer that stopped answering) reaches the user once, as a Pulumi warning.
+      logger: (event) => (event.type === "warning" ? this.once("warning", event.message) : this.#count(event)),
     });
     return this.#client;
   }

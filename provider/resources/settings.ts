@@ -105,9 +105,14 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
     ...NUMERIC_LABELS,
     baseUrl: value("baseUrl") === undefined ? "SERVICEAPI_BASE_URL" : "serviceapi:baseUrl",
     publicBaseUrl: value("publicBaseUrl") === undefined ? "SERVICEAPI_PUBLIC_BASE_URL" : "serviceapi:publicBaseUrl",
+    sharedPacerUrl: "SERVICEAPI_SHARED_PACER_URL",
   };
   const client: ClientOptions = { token, baseUrl, optionLabels };
   if (publicBaseUrl) client.publicBaseUrl = publicBaseUrl;
+  // Environment only, never a stack setting: a tool running stacks in parallel sets it for one run
+  // (`client/shared-pacer.ts`), and the CLI passes it to every provider process; nothing records it.
+  const sharedPacerUrl = env.SERVICEAPI_SHARED_PACER_URL;
+  if (sharedPacerUrl) client.sharedPacerUrl = sharedPacerUrl;
   for (const key of NUMERIC_KEYS) {
     const raw = value(key);
     if (raw === undefined) continue;

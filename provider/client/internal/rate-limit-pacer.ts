@@ -34,13 +34,26 @@ export interface PaceTicket {
   readonly sentAt: number;
 }
 
+/**
+ * What the transport admits every attempt through: this file's `RateLimitPacer` (one per client), or
+ * `RemotePacer` (`remote-pacer.ts`), which asks one pacer shared by several processes.
+ */
+export interface Pacer {
+  /** Resolves when the call may send; rejects with the signal's reason when it is aborted first. */
+  acquire(signal?: AbortSignal): Promise<PaceTicket>;
+  /** The call's response was not a 429. */
+  passed(ticket: PaceTicket): void;
+  /** The call got a 429 and will wait `waitMs` (`retryAfterMs`: what the server asked, if it did). */
+  limited(ticket: PaceTicket, waitMs: number, retryAfterMs?: number): void;
+}
+
 interface Waiter {
   grant: (ticket: PaceTicket) => void;
   fail: (reason: unknown) => void;
   detach: () => void;
 }
 
-export class RateLimitPacer {
+export class RateLimitPacer implements Pacer {
   readonly #now: () => number;
   #episode = 0;
   /** Send times of the requests of this episode that got through (not 429). */

@@ -17,7 +17,8 @@
  * A Retry-After longer than `maxRetryAfterMs` fails the call at once, for 429 and 503 alike:
  * waiting less than the server asked would only be refused again. Any other 429 holds every call
  * of the client until its wait is over; then the waiting calls go out one at a time at the rate
- * that got through before it (`rate-limit-pacer.ts`), not all at once. A create or update whose
+ * that got through before it (`rate-limit-pacer.ts`), not all at once; with `sharedPacerUrl`, the
+ * clients of several processes pause and pace together (`remote-pacer.ts`). A create or update whose
  * outcome is unknown (sent, then no answer or a 500/502/504) has `mayHaveSucceeded: true`.
  */
 import { request, type Dispatcher } from "undici";
@@ -39,7 +40,8 @@ import {
 } from "../errors";
 import { TokenGate } from "../token-gate";
 import { backoffDelay, parseRetryAfter } from "./backoff";
-import { RateLimitPacer, type PaceTicket } from "./rate-limit-pacer";
+import { RateLimitPacer, type Pacer, type PaceTicket } from "./rate-limit-pacer";
+import { RemotePacer } from "./remote-pacer";
 import { Redactor } from "./redact";
 import { classifyTransportError } from "./transport-errors";
 import { parseResponse } from "./validation";
@@ -68,7 +70,7 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #logger: ((event: LogEvent) => void) | undefined;
   readonly #userAgent: string;
-  readonly #pacer: RateLimitPacer;
+  readonly #pacer: Pacer;
   readonly #redactor: Redactor;
   /** The token's key in `tokenGate` (its SHA-256 digest), when there is a gate. */
   readonly #tokenKey: string;
@@ -79,8 +81,16 @@ export class Transport {
     this.#logger = options.logger;
     this.#userAgent = options.userAgent;
     this.#redactor = new Redactor(options.config.token);
-    this.#pacer = new RateLimitPacer(options.config.clock);
+    const { sharedPacer, clock } = options.config;
+    this.#pacer = sharedPacer
+      ? new RemotePacer({ ...sharedPacer, clock, warn: (message) => this.#log({ type: "warning", message }) })
+      : new RateLimitPacer(clock);
     this.#tokenKey = options.config.tokenGate ? TokenGate.keyOf(options.config.token) : "";
+  }
+
+  /** Closes what the transport holds besides the client's dispatcher: the connections to a shared pacer. */
+  async close(): Promise<void> {
+    if (this.#pacer instanceof RemotePacer) await this.#pacer.close();
   }
 
   /** Replaces every form of the token (raw, JSON-escaped, URL-encoded) in text bound for an error or a log. */

@@ -1,0 +1,201 @@
+/**
+ * The catalog as data: a folder of YAML or JSON files, each a map from a product's stable key to
+ * its inputs. Read from the working tree, or from a git ref (`--base`), and checked in full before
+ * any stack runs — with the same checks as the `Product` resource, so a bad entry stops the tool
+ * with every problem listed (file, key, field), before any request to the service or the backend.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parse } from "yaml";
+import { productInputFailures } from "../resources/product";
+import { CatalogError } from "./errors";
+
+/** What a catalog entry may say: the Product's inputs, with the project by name or by id. */
+export interface CatalogEntry {
+  /** The project by name (looked up once per name per stack) … */
+  project?: string;
+  /** … or by id. Exactly one of the two. */
+  projectId?: string;
+  title: string;
+  slug?: string | null;
+  description?: string | null;
+  status?: string;
+  externalCheckoutUrl?: string | null;
+  onDelete?: string;
+  adoptId?: string;
+}
+
+export interface CatalogProduct {
+  key: string;
+  /** The file it came from, relative to the catalog folder (for messages). */
+  file: string;
+  entry: CatalogEntry;
+}
+
+export type Catalog = Map<string, CatalogProduct>;
+
+/**
+ * A key is the product's logical name in its stack (part of its URN), so it must never change and
+ * must be URN-safe: letters, digits, `.`, `_`, `-`, starting with a letter or digit.
+ */
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const FIELDS = new Set(["project", "projectId", "title", "slug", "description", "status", "externalCheckoutUrl", "onDelete", "adoptId"]);
+const EXTENSIONS = /\.(ya?ml|json)$/i;
+/** A placeholder id for the checks when the entry names its project by name (the lookup gives the id at run time). */
+const SOME_ID = "00000000-0000-0000-0000-000000000000";
+
+/** The catalog in the working tree. */
+export function readCatalog(dir: string): Catalog {
+  let files: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new Error("not a folder");
+    files = listFiles(dir, dir);
+  } catch {
+    throw new CatalogError(`--catalog ${dir}: no such folder. Give the folder of catalog files (YAML or JSON), or create catalog/`);
+  }
+  return parseCatalog(files.map((file) => ({ file, text: readFileSync(join(dir, file), "utf8") })));
+}
+
+/**
+ * The catalog as it was at a git ref (`--base origin/main`): the files under the same folder, read
+ * with `git show`, so a pull request's change is found without a second checkout. Problems in the
+ * base's files are not this change's: they are reported as one line, and the base taken as empty.
+ */
+export function readCatalogAt(ref: string, dir: string, note?: (line: string) => void): Catalog {
+  let names: string[];
+  try {
+    // Paths relative to `dir` (git prints them relative to its working directory); `-z`: as they are, not quoted (`"caf\303\251.yaml"`).
+    names = execFileSync("git", ["ls-tree", "-r", "-z", "--name-only", ref, "--", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+      .split("\0")
+      // Dotfiles and dot-folders skipped, as `listFiles` skips them in the working tree (else they would read as removed).
+      .filter((name) => EXTENSIONS.test(name) && !name.split("/").some((part) => part.startsWith(".")));
+  } catch (error) {
+    const reason = String((error as { stderr?: unknown }).stderr ?? error)
+      .trim()
+      .split("\n")[0];
+    throw new CatalogError(`--base ${ref}: git cannot read that ref (${reason}). Fetch it first (actions/checkout with fetch-depth: 0)`);
+  }
+  const files = names.map((file) => ({
+    file,
+    text: execFileSync("git", ["show", `${ref}:./${file}`], { cwd: dir, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }),
+  }));
+  const { catalog, problems } = collect(files);
+  if (problems.length > 0) {
+    note?.(`--base ${ref}: the catalog there has ${problems.length} problem(s), not this change's; every product is taken as changed`);
+    return new Map();
+  }
+  return catalog;
+}
+
+function listFiles(root: string, dir: string): string[] {
+  const out: string[] = [];
+  for (const dirent of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (dirent.name.startsWith(".")) continue;
+    const path = join(dir, dirent.name);
+    if (dirent.isDirectory()) out.push(...listFiles(root, path));
+    else if (EXTENSIONS.test(dirent.name)) out.push(relative(root, path));
+  }
+  return out;
+}
+
+/** Every file parsed and every entry checked; all problems in one error. */
+export function parseCatalog(files: { file: string; text: string }[]): Catalog {
+  const { catalog, problems } = collect(files);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 50);
+    const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : "";
+    throw new CatalogError(`the catalog has ${problems.length} problem(s); nothing was run:\n  ${shown.join("\n  ")}${more}`);
+  }
+  return catalog;
+}
+
+function collect(files: { file: string; text: string }[]): { catalog: Catalog; problems: string[] } {
+  const catalog: Catalog = new Map();
+  const problems: string[] = [];
+  for (const { file, text } of files) {
+    let doc: unknown;
+    try {
+      doc = parse(text);
+    } catch (error) {
+      // The parser's message names a line and column, never quotes more than the offending token's position.
+      problems.push(`${file}: not valid YAML or JSON (${String((error as Error).message).split("\n")[0]})`);
+      continue;
+    }
+    if (doc === null || doc === undefined) continue; // An empty file is an empty map.
+    if (typeof doc !== "object" || Array.isArray(doc)) {
+      problems.push(`${file}: must be a map from each product's key to its fields`);
+      continue;
+    }
+    for (const [key, raw] of Object.entries(doc as Record<string, unknown>)) {
+      const where = `${file}: ${KEY.test(key) ? key : "a key"}`;
+      if (!KEY.test(key)) {
+        problems.push(`${where}: keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+        continue;
+      }
+      const other = catalog.get(key);
+      if (other !== undefined) {
+        problems.push(`${where}: the key is also used in ${other.file}; keys must be unique across the catalog`);
+        continue;
+      }
+      const entryProblems = checkEntry(raw);
+      problems.push(...entryProblems.map((problem) => `${where}: ${problem}`));
+      if (entryProblems.length === 0) catalog.set(key, { key, file, entry: raw as CatalogEntry });
+    }
+  }
+  return { catalog, problems };
+}
+
+function checkEntry(raw: unknown): string[] {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return ["must be a map of the product's fields (title, project, …)"];
+  const entry = raw as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const field of Object.keys(entry)) {
+    if (!FIELDS.has(field)) problems.push(`${field} is not a catalog field (one of ${[...FIELDS].join(", ")})`);
+  }
+  const hasName = entry.project !== undefined;
+  const hasId = entry.projectId !== undefined;
+  if (hasName === hasId) problems.push("give the project by name (project) or by id (projectId), exactly one of the two");
+  if (hasName && (typeof entry.project !== "string" || entry.project === "")) problems.push("project must be a project's name");
+  const { project: _project, ...inputs } = entry;
+  // The Product resource's own checks (each names the field and the limit, never the value).
+  for (const failure of productInputFailures({ ...inputs, projectId: hasId ? entry.projectId : SOME_ID })) {
+    if (!FIELDS.has(failure.reason.split(" ")[0]!)) continue; // already reported above, in catalog words
+    problems.push(failure.reason);
+  }
+  return problems;
+}
+
+/** What a change does to the catalog, by key. */
+export interface CatalogChange {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+export function compareCatalogs(base: Catalog, head: Catalog): CatalogChange {
+  const change: CatalogChange = { added: [], changed: [], removed: [] };
+  for (const [key, product] of head) {
+    const before = base.get(key);
+    if (before === undefined) change.added.push(key);
+    else if (fingerprint([before]) !== fingerprint([product])) change.changed.push(key);
+  }
+  for (const key of base.keys()) if (!head.has(key)) change.removed.push(key);
+  for (const list of Object.values(change)) list.sort();
+  return change;
+}
+
+/** A digest of products' keys and inputs (not their files: moving an entry between files changes nothing). */
+export function fingerprint(products: Iterable<CatalogProduct>): string {
+  const hash = createHash("sha256");
+  for (const product of [...products].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    hash.update(JSON.stringify([product.key, Object.entries(product.entry).sort(([a], [b]) => (a < b ? -1 : 1))]));
+    hash.update("\n");
+  }
+  return hash.digest("hex");
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+/**
+ * `serviceapi-catalog`: the package's bin. Parses the command line, runs one command of `tool.ts`,
+ * and turns a refusal into one line on stderr and exit code 2 — before any stack runs.
+ * Ctrl-C (or the CI's SIGTERM) cancels: running stacks are asked to stop as `pulumi` itself would
+ * be, none is started, and the report says which stacks finished.
+ */
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ConfigError } from "../client";
+import { UserError } from "../resources/errors";
+import { CatalogError } from "./errors";
+import { EXIT, runPlan, runReport, runSplit, runStacks, type Output, type ToolOptions } from "./tool";
+import { Workspaces } from "./workspace";
+
+const USAGE = `usage: serviceapi-catalog <plan|preview|up|drift|destroy|split|report> [options]
+
+  plan      the stacks a change touches (--json: for a CI matrix); no request, no write
+  preview   what up would do, per stack, in one report
+  up        splits stacks that grew past --stack-size, then deploys
+  drift     preview --refresh: what changed behind Pulumi's back (exit 7 when anything did)
+  destroy   destroys every stack (products archived or given back as each says) and removes the stacks
+  split     only the splits that are due (pulumi state move; no request to the service)
+  report    FILE...  combines the --json reports of a CI matrix's jobs
+
+options:
+  --catalog DIR        the catalog folder (default catalog/)
+  --base GIT_REF       only the stacks whose products changed since GIT_REF
+  --stack NAME         only this stack (repeatable; a CI matrix job)
+  --parallel N         stacks at a time (default: the number of CPUs)
+  --stack-prefix P     stack names are P + the shard (default catalog-)
+  --stack-size N       a stack splits when it holds more products (default 250)
+  --project NAME       the Pulumi project of the stacks (default serviceapi-catalog)
+  --work-dir DIR       the generated project folders (default .serviceapi-catalog/)
+  --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token)
+  --all                run every stack, even those a failed run before already finished
+  --json               print the report as JSON
+
+Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other SERVICEAPI_* variables; state:
+PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE. Docs: docs/catalog.md`;
+
+const COMMANDS = ["plan", "preview", "up", "drift", "destroy", "split", "report"] as const;
+
+export async function main(argv: string[], io: Output, signal: AbortSignal): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        catalog: { type: "string", default: "catalog" },
+        base: { type: "string" },
+        stack: { type: "string", multiple: true, default: [] },
+        parallel: { type: "string" },
+        "stack-prefix": { type: "string", default: "catalog-" },
+        "stack-size": { type: "string", default: "250" },
+        project: { type: "string", default: "serviceapi-catalog" },
+        "work-dir": { type: "string", default: ".serviceapi-catalog" },
+        config: { type: "string", multiple: true, default: [] },
+        all: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`serviceapi-catalog: ${(error as Error).message}\n\n${USAGE}`);
+    return EXIT.refused;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? EXIT.ok : EXIT.refused;
+  }
+  try {
+    if (!(COMMANDS as readonly string[]).includes(command)) {
+      throw new CatalogError(`${command} is not a command: one of ${COMMANDS.join(", ")} (serviceapi-catalog --help)`);
+    }
+    if (command === "report") return runReport(rest, io);
+    if (rest.length > 0) throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
+    const options: ToolOptions = {
+      catalogDir: resolve(values.catalog),
+      workDir: resolve(values["work-dir"]),
+      project: name("--project", values.project),
+      stackPrefix: prefix(values["stack-prefix"]),
+      stackSize: integer("--stack-size", values["stack-size"], 1, 100_000),
+      parallel: values.parallel === undefined ? availableParallelism() : integer("--parallel", values.parallel, 1, 64),
+      base: values.base,
+      stacks: values.stack,
+      json: values.json,
+      all: values.all,
+      config: config(values.config),
+    };
+    const workspaces = new Workspaces({
+      workDir: options.workDir,
+      project: options.project,
+      stackPrefix: options.stackPrefix,
+      config: options.config,
+      env: {},
+    });
+    if (command === "plan") return await runPlan(options, workspaces, io);
+    if (command === "split") return await runSplit(options, workspaces, io);
+    return await runStacks(command as "preview" | "up" | "drift" | "destroy", options, workspaces, io, signal);
+  } catch (error) {
+    // A setting the client refuses (no token, a token too short, a bad URL) is a refusal too: one line, before any stack ran.
+    if (error instanceof UserError || error instanceof ConfigError) {
+      io.err(`serviceapi-catalog: ${error.message}`);
+      return EXIT.refused;
+    }
+    throw error;
+  }
+}
+
+function integer(option: string, text: string, min: number, max: number): number {
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new CatalogError(`${option} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function name(option: string, text: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(text)) throw new CatalogError(`${option} must be letters, digits, '_', '.' or '-'`);
+  return text;
+}
+
+function prefix(text: string): string {
+  // Not ending in a digit: `eu-1` + shard `0` would read as prefix `eu-` + shard `10`.
+  if (!/^([A-Za-z0-9_.-]{0,79}[A-Za-z_.-])?$/.test(text)) {
+    throw new CatalogError(
+      "--stack-prefix must be letters, digits, '_', '.' or '-', not ending in a digit (stack names are the prefix and the shard's bits)",
+    );
+  }
+  return text;
+}
+
+function config(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    const key = at < 0 ? pair : pair.slice(0, at);
+    if (at < 0 || !/^serviceapi:[A-Za-z]+$/.test(key)) {
+      throw new CatalogError(`--config ${key}: give serviceapi:KEY=VALUE (e.g. --config serviceapi:baseUrl=https://api.example.com)`);
+    }
+    out[key] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  let interrupted = 0;
+  const stop = () => {
+    // The first signal cancels (stacks stop as pulumi does on Ctrl-C); a second one leaves at once.
+    if (++interrupted > 1) process.exit(EXIT.cancelled);
+    console.error("serviceapi-catalog: cancelling — running stacks are asked to stop; press Ctrl-C again to leave at once");
+    controller.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  const io: Output = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) };
+  main(process.argv.slice(2), io, controller.signal).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`serviceapi-catalog: ${(error as Error).stack ?? String(error)}`);
+      process.exit(EXIT.failed);
+    },
+  );
+}

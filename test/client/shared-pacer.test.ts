@@ -1,0 +1,254 @@
+/**
+ * Several processes share the API's rate limit through one shared pacer (`provider/client/shared-pacer.ts`):
+ * each client here is a `ServiceApiClient` of its own, as each provider process of a parallel stack
+ * has one. Over loopback to the simulator and its per-token limit; the simulator, the clients and the
+ * pacer share one scaled-down clock (as in `rate-limits.test.ts`), and the requests refused and let
+ * through are counted in the simulator's own request log.
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { AbortError, ConfigError, ServiceApiClient, startSharedPacer, type SharedPacer } from "../../provider/client";
+import { ProviderContext } from "../../provider/resources/context";
+import { readSettings } from "../../provider/resources/settings";
+import { DEFAULT_IDS, type Simulator } from "../../simulator";
+import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
+
+const listSites = (client: ServiceApiClient, options?: { signal?: AbortSignal }) =>
+  client.listSites({ projectId: DEFAULT_IDS.acmeDocs }, options).toArray();
+const statuses = (sim: Simulator) => sim.requests().map((r) => r.status);
+
+async function sharedPacer(options: Parameters<typeof startSharedPacer>[0] = {}): Promise<SharedPacer> {
+  const pacer = await startSharedPacer(options);
+  onTestFinished(() => pacer.close());
+  return pacer;
+}
+
+/**
+ * A simulator limited to 3 requests per 2 s, on a clock `factor` times fast: at 10 a window is 200 ms
+ * of real time, far above loopback jitter; 5 leaves twice the room where every request counts.
+ */
+async function limited(factor = 10) {
+  const clock = new ScaledClock(factor);
+  const sim = await simulator({ clock });
+  sim.setRateLimit({ limit: 3, windowMs: 2000 });
+  return { clock, sim };
+}
+
+/** The warning a client logs once when the pacer at `url` does not answer, as `setting` names it. */
+function unreachableText(url: string, setting: string, detail: string): string {
+  return (
+    `the shared rate-limit pacer at ${new URL(url).origin} (${setting}) is unreachable: ${detail}; this process paces its requests ` +
+    `alone from now on, so parallel runs may be refused (429) more often. Check that the tool that started the pacer is still ` +
+    `running, or unset ${setting}.`
+  );
+}
+
+describe("parallel workers share the rate limit through one pacer", () => {
+  /** Listings each command sends, all at once, in all: the same whichever number of workers share them. */
+  const CALLS = 8;
+
+  /**
+   * `workers` workers each run two commands one after the other (a preview, then an up: each a
+   * provider process, so a client, of its own), every command its share of `CALLS`; through one pacer or each alone.
+   */
+  async function run(workers: number, share: boolean) {
+    const { clock, sim } = await limited();
+    const pacer = share ? await sharedPacer({ clock }) : undefined;
+    const command = async () => {
+      const { client } = clientFor(sim, { clock, ...(pacer && { sharedPacerUrl: pacer.url }) });
+      await Promise.all(Array.from({ length: CALLS / workers }, () => listSites(client)));
+    };
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        await command();
+        await command();
+      }),
+    );
+    return {
+      refused: statuses(sim).filter((s) => s === 429).length,
+      passed: statuses(sim).filter((s) => s === 200).length,
+      reported: pacer?.stats().limited,
+    };
+  }
+
+  it("4 workers through a shared pacer are refused less often than 1 worker alone; 4 each pacing alone, more", async () => {
+    const alone = await run(1, false);
+    const shared = await run(4, true);
+    const separate = await run(4, false);
+    expect([alone.passed, shared.passed, separate.passed]).toEqual([2 * CALLS, 2 * CALLS, 2 * CALLS]);
+    // Every 429 reached the pacer: the next attempt of its call waits until the report has arrived.
+    expect(shared.reported).toBe(shared.refused);
+    // Alone, each command starts unpaced and overshoots the window (at least 5 of 8, twice); through the
+    // pacer only the first burst does, and a command whose calls passed before its first 429 was known
+    // may start the next early (at most 3 more). Typically 16 alone, 5 shared; 25 when 4 pace each alone.
+    expect(shared.refused).toBeLessThanOrEqual(alone.refused);
+    expect(separate.refused).toBeGreaterThan(alone.refused);
+  });
+
+  it("a client that starts after the pace was learned is paced from its first request: none of its burst is refused", async () => {
+    const { clock, sim } = await limited(5);
+    const pacer = await sharedPacer({ clock });
+    const { client: first } = clientFor(sim, { clock, sharedPacerUrl: pacer.url });
+    await Promise.all(Array.from({ length: 6 }, () => listSites(first)));
+    expect(statuses(sim)).toContain(429);
+    expect(pacer.stats().intervalMs).toBeGreaterThan(0);
+    sim.clearRequests();
+    const { client: late } = clientFor(sim, { clock, sharedPacerUrl: pacer.url });
+    await Promise.all(Array.from({ length: 4 }, () => listSites(late)));
+    expect(statuses(sim)).toEqual(Array(4).fill(200));
+  });
+});
+
+describe("a pacer that does not answer never stops a run", () => {
+  it("a dead SERVICEAPI_SHARED_PACER_URL: every call goes on, paced alone, with one warning for the client", async () => {
+    const { clock, sim } = await limited();
+    const pacer = await sharedPacer({ clock });
+    await pacer.close();
+    vi.stubEnv("SERVICEAPI_SHARED_PACER_URL", pacer.url);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const { client, events } = clientFor(sim, { clock });
+    await Promise.all(Array.from({ length: 9 }, () => listSites(client)));
+    await listSites(client);
+    expect(statuses(sim).filter((s) => s === 200)).toHaveLength(10);
+    const { port } = new URL(pacer.url);
+    expect(events.filter((e) => e.type === "warning")).toEqual([
+      { type: "warning", message: unreachableText(pacer.url, "SERVICEAPI_SHARED_PACER_URL", `connect ECONNREFUSED 127.0.0.1:${port}`) },
+    ]);
+  });
+
+  it("a pacer closed while calls wait there: they go on alone; a wrong secret is refused (404) and falls back too", async () => {
+    const sim = await simulator();
+    // Real time, and a pause of an hour: only closing the pacer lets the call go.
+    const pacer = await sharedPacer();
+    await report(pacer.url, "limited", { ticket: { episode: 0, sentAt: 0 }, waitMs: 3_600_000 });
+    const { client, events } = clientFor(sim, { sharedPacerUrl: pacer.url });
+    const waiting = listSites(client);
+    await until("the call to wait at the pacer", () => pacer.stats().waiting === 1);
+    expect(sim.requests()).toHaveLength(0);
+    await pacer.close();
+    expect(await waiting).toHaveLength(3);
+    expect(events.filter((e) => e.type === "warning").map((e) => e.type === "warning" && e.message)).toEqual([
+      unreachableText(pacer.url, "sharedPacerUrl", "it answered 503"),
+    ]);
+
+    const other = await sharedPacer();
+    const wrong = other.url.replace(/[^/]+$/, "not-the-secret");
+    const { client: guesser, events: guessed } = clientFor(sim, { sharedPacerUrl: wrong });
+    await listSites(guesser);
+    expect(guessed.filter((e) => e.type === "warning").map((e) => e.type === "warning" && e.message)).toEqual([
+      unreachableText(wrong, "sharedPacerUrl", "it answered 404"),
+    ]);
+    expect(other.stats().acquired).toBe(0);
+  });
+
+  it("calls aborted while they wait at the pacer leave its queue and send nothing; a process holds at most 8 there", async () => {
+    const sim = await simulator();
+    const pacer = await sharedPacer();
+    await report(pacer.url, "limited", { ticket: { episode: 0, sentAt: 0 }, waitMs: 3_600_000 });
+    const { client, events } = clientFor(sim, { sharedPacerUrl: pacer.url });
+    const stop = new AbortController();
+    const waiting = Array.from({ length: 12 }, () => listSites(client, { signal: stop.signal }));
+    await until("8 calls to wait at the pacer", () => pacer.stats().waiting === 8);
+    stop.abort(new Error("the user stopped it"));
+    for (const call of waiting) await rejectionOf(call, AbortError);
+    await until("the pacer to drop the calls", () => pacer.stats().waiting === 0);
+    // The 4 calls beyond the 8 never reached the pacer: their place was in the process.
+    expect(pacer.stats()).toMatchObject({ dropped: 8, acquired: 0 });
+    expect(sim.requests()).toHaveLength(0);
+    expect(events.filter((e) => e.type === "warning")).toEqual([]);
+  });
+
+  it("a URL that is not a loopback http:// URL is refused before anything is sent, without showing its path", () => {
+    const make = (sharedPacerUrl: string) => () =>
+      new ServiceApiClient({ baseUrl: "http://127.0.0.1:1", token: "a-long-token", sharedPacerUrl });
+    expect(make("https://pacer.example.com/secret")).toThrow(
+      new ConfigError(
+        "sharedPacerUrl must be an http:// URL on a loopback host (got https://pacer.example.com): use the URL startSharedPacer() returned, or unset it",
+      ),
+    );
+    expect(make("127.0.0.1:9/secret")).toThrow(/^sharedPacerUrl is not a URL: use the URL startSharedPacer\(\) returned, or unset it$/);
+  });
+});
+
+describe("what the pacer hears", () => {
+  it("tickets and waits only: no token, no header or body of an API request", async () => {
+    const { clock, sim } = await limited();
+    const pacer = await sharedPacer({ clock });
+    const { url, heard } = await recordingProxy(pacer.url);
+    const { client } = clientFor(sim, { clock, sharedPacerUrl: url });
+    await Promise.all(Array.from({ length: 6 }, () => listSites(client)));
+    expect(statuses(sim)).toContain(429);
+    await until("every report to arrive", () => pacer.stats().passed === 6);
+    expect(new Set(heard.map((h) => h.endpoint))).toEqual(new Set(["acquire", "passed", "limited"]));
+    for (const h of heard) {
+      expect(Object.keys(h.headers).filter((name) => !["host", "connection", "content-type", "content-length"].includes(name))).toEqual([]);
+      expect(h.body === "" ? [] : Object.keys(JSON.parse(h.body) as object)).toEqual(
+        { acquire: [], passed: ["episode", "sentAt"], limited: ["ticket", "waitMs", "retryAfterMs"] }[h.endpoint]!,
+      );
+    }
+    const everything = JSON.stringify(heard);
+    for (const form of [sim.token, encodeURIComponent(sim.token), "authorization", "/sites", DEFAULT_IDS.acmeDocs])
+      expect(everything).not.toContain(form);
+  });
+});
+
+describe("the provider process", () => {
+  it("reads SERVICEAPI_SHARED_PACER_URL from its environment, and says once as a warning that the pacer is gone", async () => {
+    const sim = await simulator();
+    const pacer = await sharedPacer();
+    const env = { SERVICEAPI_TOKEN: sim.token, SERVICEAPI_BASE_URL: sim.url, SERVICEAPI_SHARED_PACER_URL: pacer.url };
+    expect(readSettings(() => undefined, env).client.sharedPacerUrl).toBe(pacer.url);
+    const messages: string[] = [];
+    const ctx = new ProviderContext({ sink: (severity, message) => messages.push(`${severity}: ${message}`), env });
+    onTestFinished(() => ctx.close());
+    await listSites(ctx.client());
+    expect(pacer.stats().acquired).toBe(1);
+    await pacer.close();
+    await Promise.all([listSites(ctx.client()), listSites(ctx.client())]);
+    const { port } = new URL(pacer.url);
+    expect(messages).toEqual([
+      `warning: serviceapi: ${unreachableText(pacer.url, "SERVICEAPI_SHARED_PACER_URL", `connect ECONNREFUSED 127.0.0.1:${port}`)}`,
+    ]);
+  });
+});
+
+/** Tells the pacer at `url` something, as a client would. */
+async function report(url: string, endpoint: "passed" | "limited", body: unknown): Promise<void> {
+  const res = await request(`${url}/${endpoint}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  await res.body.dump();
+  expect(res.statusCode).toBe(204);
+}
+
+/** A proxy in front of the pacer at `target` that keeps every request it passes on: endpoint, headers, body. */
+async function recordingProxy(target: string) {
+  const heard: { endpoint: string; headers: IncomingMessage["headers"]; body: string }[] = [];
+  const origin = new URL(target).origin;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+      const body = Buffer.concat(chunks).toString("utf8");
+      heard.push({ endpoint: req.url!.split("/").pop()!, headers: req.headers, body });
+      const type = req.headers["content-type"];
+      const answer = await request(`${origin}${req.url}`, { method: "POST", body, headers: type ? { "content-type": type } : {} });
+      res.writeHead(answer.statusCode, { "content-type": String(answer.headers["content-type"] ?? "text/plain") });
+      res.end(await answer.body.text());
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}${new URL(target).pathname}`, heard };
+}

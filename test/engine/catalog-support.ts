@@ -1,0 +1,174 @@
+/**
+ * A user of `serviceapi-catalog` for the engine test: a scratch git repository holding a catalog
+ * folder, a file backend and a PULUMI_HOME of its own, and the installed bin run as a child process
+ * (the packed copy in the repo's node_modules, as `npx serviceapi-catalog` runs it), with the real
+ * Pulumi CLI and this Node.js first on PATH — the language host starts `node` from PATH.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { stringify } from "yaml";
+import type { Simulator } from "../../simulator";
+import { REPO, WORK, pulumiCli } from "../support/engine";
+
+const CLI = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
+/** The project the tool gives its stacks by default (`--project`). */
+const PROJECT = "serviceapi-catalog";
+
+export interface ToolRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A catalog entry as the files hold it. */
+export type Entry = Record<string, string>;
+
+export class CatalogUser {
+  /** The git repository; the tool runs here (its work folder is `.serviceapi-catalog/` under it). */
+  readonly repo: string;
+  readonly #scratch: string;
+  readonly #env: Record<string, string>;
+  /** The catalog as the files hold it now, by file name. */
+  readonly files: Record<string, Record<string, Entry>> = {};
+
+  private constructor(scratch: string, env: Record<string, string>) {
+    this.#scratch = scratch;
+    this.repo = join(scratch, "repo");
+    this.#env = env;
+  }
+
+  static async create(sim: Simulator): Promise<CatalogUser> {
+    const { bin } = await pulumiCli();
+    mkdirSync(WORK, { recursive: true });
+    const scratch = mkdtempSync(join(WORK, "catalog-"));
+    const env: Record<string, string> = {};
+    // Inherited settings of the machine or of other tests must not reach the tool.
+    for (const [key, value] of Object.entries(process.env))
+      if (value !== undefined && !/^(SERVICEAPI_|PULUMI_)/.test(key)) env[key] = value;
+    // The suite's marker (test/global-setup.ts) stays, so a process left behind is found.
+    if (process.env.SERVICEAPI_TEST_RUN !== undefined) env.SERVICEAPI_TEST_RUN = process.env.SERVICEAPI_TEST_RUN;
+    Object.assign(env, {
+      PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      PULUMI_BACKEND_URL: `file://${join(scratch, "backend")}`,
+      PULUMI_HOME: join(scratch, "pulumi-home"),
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      SERVICEAPI_BASE_URL: sim.url,
+      SERVICEAPI_TOKEN: sim.token,
+      GIT_AUTHOR_NAME: "Catalog Test",
+      GIT_AUTHOR_EMAIL: "catalog@example.com",
+      GIT_COMMITTER_NAME: "Catalog Test",
+      GIT_COMMITTER_EMAIL: "catalog@example.com",
+    });
+    const user = new CatalogUser(scratch, env);
+    mkdirSync(join(scratch, "backend"));
+    mkdirSync(join(user.repo, "catalog"), { recursive: true });
+    user.git("init", "--quiet", "--initial-branch=main");
+    return user;
+  }
+
+  /** Runs `serviceapi-catalog <args>` in the repository; `env` overrides a setting for this run. */
+  tool(args: string[], env: Record<string, string> = {}): Promise<ToolRun> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  git(...args: string[]): string {
+    return execFileSync("git", args, { cwd: this.repo, env: this.#env, encoding: "utf8" });
+  }
+
+  /** Writes every file of `files` as YAML (each a map from key to entry). */
+  writeCatalog(): void {
+    for (const [file, entries] of Object.entries(this.files)) writeFileSync(join(this.repo, "catalog", file), stringify(entries));
+  }
+
+  /** The catalog's stacks in the backend, by short name, as `pulumi stack ls --all` lists them. */
+  stacks(): string[] {
+    const listed = JSON.parse(this.#pulumi(["stack", "ls", "--all", "--json"])) as { name: string }[];
+    return listed.map((s) => s.name.split("/").pop()!).sort();
+  }
+
+  /** Every product in every catalog stack's state (`pulumi stack export`): key → its stack and its record's id. */
+  products(): Map<string, { stack: string; id: string }> {
+    const out = new Map<string, { stack: string; id: string }>();
+    for (const stack of this.stacks()) {
+      const state = JSON.parse(this.#pulumi(["stack", "export", "--stack", `organization/${PROJECT}/${stack}`])) as {
+        deployment: { resources?: { urn: string; type: string; id?: string }[] };
+      };
+      for (const r of state.deployment.resources ?? []) {
+        if (r.type === "pulumi:pulumi:Stack" || r.type.startsWith("pulumi:providers:")) continue;
+        const key = r.urn.split("::").pop()!;
+        if (out.has(key)) throw new Error(`${key} is in the state of both ${out.get(key)!.stack} and ${stack}`);
+        out.set(key, { stack, id: r.id! });
+      }
+    }
+    return out;
+  }
+
+  /** A digest of every file of the backend (names and contents): equal digests, nothing written. */
+  backendDigest(): string {
+    const root = join(this.#scratch, "backend");
+    const hash = createHash("sha256");
+    const walk = (dir: string) => {
+      for (const dirent of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        const path = join(dir, dirent.name);
+        if (dirent.isDirectory()) walk(path);
+        else hash.update(`${relative(root, path)}\n`).update(readFileSync(path));
+      }
+    };
+    walk(root);
+    return hash.digest("hex");
+  }
+
+  /** A fresh CI runner: no work folder and no PULUMI_HOME from an earlier run, only the backend. */
+  cleanRunner(): void {
+    rmSync(join(this.repo, ".serviceapi-catalog"), { recursive: true, force: true });
+    rmSync(join(this.#scratch, "pulumi-home"), { recursive: true, force: true });
+  }
+
+  dispose(): void {
+    rmSync(this.#scratch, { recursive: true, force: true });
+  }
+
+  #pulumi(args: string[]): string {
+    return execFileSync("pulumi", [...args, "--non-interactive"], { cwd: this.#scratch, env: this.#env, encoding: "utf8" });
+  }
+}
+
+/** A report's lines with each stack's seconds as `N` (the only part that changes from run to run). */
+export function reportLines(text: string): string[] {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.replace(/\b\d+\.\d s\b/g, "N s"));
+}
+
+/** The progress lines the tool prints on stderr (`catalog-00: ok (1.2 s)`), sorted, seconds left out. */
+export function progressLines(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => /^\S+: \w+ \(\d+\.\d s\)$/.test(line))
+    .map((line) => line.replace(/ \(\d+\.\d s\)$/, ""))
+    .sort();
+}
+
+/** The simulator's API requests counted by `METHOD path`, ids as `:id` — what reached the service. */
+export function byRoute(sim: Simulator): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of sim.requests()) {
+    if (r.operation === null) continue;
+    const route = `${r.method} ${r.path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, ":id")}`;
+    counts[route] = (counts[route] ?? 0) + 1;
+  }
+  return counts;
+}

@@ -101,6 +101,22 @@ describe("parallel workers share the rate limit through one pacer", () => {
   });
 });
 
+describe("the pacer counts each stack's requests", () => {
+  it("attempts through urlFor(label) are counted under the label, and in the total; the plain URL under none", async () => {
+    const sim = await simulator();
+    const pacer = await sharedPacer();
+    const send = async (url: string, calls: number) => {
+      const { client } = clientFor(sim, { sharedPacerUrl: url });
+      for (let i = 0; i < calls; i++) await listSites(client);
+    };
+    await send(pacer.urlFor("catalog-00"), 3);
+    await send(pacer.urlFor("catalog-1/å"), 2);
+    await send(pacer.url, 1);
+    expect(sim.requests()).toHaveLength(6);
+    expect(pacer.stats()).toMatchObject({ acquired: 6, acquiredBy: { "catalog-00": 3, "catalog-1/å": 2 } });
+  });
+});
+
 describe("a pacer that does not answer never stops a run", () => {
   it("a dead SERVICEAPI_SHARED_PACER_URL: every call goes on, paced alone, with one warning for the client", async () => {
     const { clock, sim } = await limited();

@@ -1,6 +1,10 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** Why nothing under provider/ imports provider/catalog/ (the rules below, proven by test/package/boundaries.test.ts). */
+const CATALOG =
+  "nothing imports the catalog tool (provider/catalog/): it sits on top of the package and loads the Automation API; see docs/architecture.md";
+
 export default tseslint.config(
   { ignores: ["dist/", "**/dist/", "dist-plugin/", "node_modules/", ".engine-work/", ".pack-test-*/", "sdk/"] },
   js.configs.recommended,
@@ -25,7 +29,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   // The architecture, enforced (docs/architecture.md): layers import downward only —
-  // contract < client < resources < faces (dynamic, plugin) < program < the package entry — only
+  // contract < client < resources < faces (dynamic, plugin) < program < the package entry < the catalog tool — only
   // the client's index is imported from outside it (internal/ stays internal), the provider process
   // never loads the program-side SDK, and the simulator shares nothing of the package but the contract.
   // Each rule is proven to fire, and its allowed neighbour to pass, by test/package/boundaries.test.ts.
@@ -38,6 +42,10 @@ export default tseslint.config(
   ...boundary("provider/dynamic", "(^|/)(plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
   ...boundary("provider/plugin", "(^|/)(dynamic|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/", { pulumiProtoOnly: true }),
   ...boundary("provider/program", "(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
+  // The catalog tool (`serviceapi-catalog`) is the top of the layering: a command over the package entry, the
+  // client and the resources; never a face directly, nor the client's internals. Nothing imports it (below, and
+  // boundary()'s CATALOG pattern): the package must not load the Automation API into users' programs.
+  ...boundary("provider/catalog", "(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+client/"),
   {
     // A file beside the package entry is no layer of its own: a face may import it, so it imports
     // nothing above the faces — else the face imports upward through it, which the rules above miss.
@@ -53,10 +61,16 @@ export default tseslint.config(
               message:
                 "only the package entry (provider/index.ts) sits above the faces: a file beside it imports contract, client and resources only",
             },
+            { regex: "^\\./catalog(/|$)", message: CATALOG },
           ],
         },
       ],
     },
+  },
+  {
+    // The package entry may import every layer but the catalog tool, which imports it.
+    files: ["provider/index.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ regex: "^\\./catalog(/|$)", message: CATALOG }] }] },
   },
   // The simulator is a package of its own: it reaches the contract by path, and nothing else of this package.
   ...boundary("simulator", "^(\\.\\./)+provider(/(?!contract/).*)?$|^pulumi-serviceapi(/|$)", { noPulumi: true }),
@@ -113,6 +127,9 @@ export default tseslint.config(
  */
 function boundary(folder, forbidden, { noPulumi = false, pulumiTypesOnly = false, pulumiProtoOnly = false } = {}) {
   const patterns = [{ regex: forbidden, message: "imports go downward only, and to a layer's public face: see docs/architecture.md" }];
+  // Every layer under provider/ but the catalog tool itself.
+  if (folder.startsWith("provider/") && folder !== "provider/catalog")
+    patterns.push({ regex: "^(\\.\\./)+catalog(/|$)", message: CATALOG });
   if (noPulumi) patterns.push({ regex: "^@pulumi/", message: "this layer knows nothing of Pulumi" });
   if (pulumiProtoOnly) {
     patterns.push({

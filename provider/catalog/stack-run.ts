@@ -53,10 +53,29 @@ export function emptyReport(stack: string, shard: Shard, command: Command, produ
   };
 }
 
-/** Runs `command` on `stack`, collecting its report; never throws for the stack's own failure. */
-export async function runOnStack(stack: Stack, report: StackReport, signal: AbortSignal, parallel?: number): Promise<StackReport> {
+/**
+ * The line each create prints the moment it returns (`resources/messages.ts`). After a kill it is the
+ * one trace of a record the state may miss (docs/recovery.md), so the tool passes it on at once.
+ */
+const CREATED = /serviceapi: created \w+ "[^"]*" \S+/;
+
+/**
+ * Runs `command` on `stack`, collecting its report; never throws for the stack's own failure.
+ * `onCreated` gets each create's line as it comes.
+ */
+export async function runOnStack(
+  stack: Stack,
+  report: StackReport,
+  signal: AbortSignal,
+  parallel?: number,
+  onCreated?: (line: string) => void,
+): Promise<StackReport> {
   const started = performance.now();
-  const onEvent = (event: EngineEvent) => record(report, event);
+  const onEvent = (event: EngineEvent) => {
+    record(report, event);
+    const created = event.diagnosticEvent?.severity.startsWith("info") ? CREATED.exec(event.diagnosticEvent.message) : null;
+    if (created !== null) onCreated?.(created[0]);
+  };
   try {
     switch (report.command) {
       case "preview":

@@ -72,6 +72,17 @@ function targets(options: ToolOptions, layout: Layout, p: Plan): Shard[] {
     const byName = new Map(layout.shards.map((s) => [stackName(options.stackPrefix, s), s]));
     return options.stacks.map((name) => {
       const shard = byName.get(name);
+      // A stack the plan lists that a due split has not made yet (a deploy matrix run before its split job, say).
+      const due =
+        shard === undefined
+          ? [...p.splits].find(([, leaves]) => leaves.some((l) => stackName(options.stackPrefix, l) === name))
+          : undefined;
+      if (due !== undefined) {
+        const from = stackName(options.stackPrefix, due[0]);
+        throw new CatalogError(
+          `--stack ${name}: made by the split of ${from} that is due, which has not run yet: run \`serviceapi-catalog split\` first (until then a preview or drift runs on ${from})`,
+        );
+      }
       if (shard === undefined) {
         throw new CatalogError(
           `--stack ${name}: not a stack of this catalog's layout (${layout.shards.length} stacks, e.g. ${stackName(options.stackPrefix, layout.shards[0]!)}): run \`serviceapi-catalog plan\` to list them`,
@@ -214,7 +225,8 @@ export async function runStacks(
           const stack = await workspaces.stack(report.shard, assigned.get(report.shard) ?? [], {
             SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack),
           });
-          await runOnStack(stack, report, signal);
+          // On stderr at once, as `pulumi up` prints it: a killed run's log then still names every record it made (docs/recovery.md).
+          await runOnStack(stack, report, signal, undefined, (line) => io.err(`${report.stack}: ${line}`));
           // The providers' own summary lines miss the program's lookups; the pacer saw every attempt (unless a process could not reach it).
           report.requests = Math.max(report.requests, pacer.stats().acquiredBy[report.stack] ?? 0);
           if (command === "destroy" && report.status === "ok") await stack.workspace.removeStack(report.stack);

@@ -22,6 +22,8 @@ const BESIDE_ENTRY =
 const PRODUCT = "product code must not import test code";
 const SCRIPTS = "scripts and the bench may use the engine driver (test/support/engine) and no other test code";
 const SUPPORT = "test/support/ is shared with the demo and the bench (scripts/, bench/): it imports no test code outside it";
+const CATALOG =
+  "nothing imports the catalog tool (provider/catalog/): it sits on top of the package and loads the Automation API; see docs/architecture.md";
 
 type Refused = [path: string, code: string, message: string];
 type Allowed = [path: string, code: string];
@@ -43,6 +45,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/contract/x.ts", 'import { ServiceApiClient } from "../client";', LAYER],
       ["provider/contract/x.ts", 'import { product } from "../resources/product";', LAYER],
       ["provider/contract/x.ts", 'import * as pulumi from "@pulumi/pulumi";', NO_PULUMI],
+      ["provider/contract/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
     ],
     allowed: [
       ["provider/contract/x.ts", 'import { formatIssues } from "./issues";'],
@@ -57,6 +60,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/client/internal/x.ts", 'import { ServiceApiClient } from "../index";', LAYER],
       ["provider/client/internal/x.ts", 'import { Product } from "../../index";', LAYER],
       ["provider/client/x.ts", 'import * as pulumi from "@pulumi/pulumi";', NO_PULUMI],
+      ["provider/client/internal/x.ts", 'import { runStacks } from "../../catalog/tool";', CATALOG],
     ],
     allowed: [
       ["provider/client/x.ts", 'import { OPERATIONS } from "../contract/schemas";'],
@@ -77,6 +81,8 @@ const RULES: Record<string, RuleCases> = {
       ["provider/resources/product/x.ts", 'import "../../dynamic/adapter";', LAYER],
       ["provider/resources/x.ts", 'import * as log from "@pulumi/pulumi/log";', TYPES_ONLY],
       ["provider/resources/x.ts", 'import { Output } from "@pulumi/pulumi";', TYPES_ONLY],
+      ["provider/resources/x.ts", 'import { CatalogError } from "../catalog/errors";', CATALOG],
+      ["provider/resources/product/x.ts", 'import { keyBits } from "../../catalog/shards";', CATALOG],
     ],
     allowed: [
       ["provider/resources/x.ts", 'import { ServiceApiClient } from "../client";'],
@@ -92,6 +98,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/dynamic/x.ts", 'import { Product } from "../program/product";', LAYER],
       ["provider/dynamic/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
       ["provider/dynamic/x.ts", 'import "../index";', LAYER],
+      ["provider/dynamic/x.ts", 'import { keyBits } from "../catalog/shards";', CATALOG],
     ],
     allowed: [
       ["provider/dynamic/x.ts", 'import { product } from "../resources/product";'],
@@ -106,6 +113,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/plugin/x.ts", 'import { Product } from "../program/product";', LAYER],
       ["provider/plugin/x.ts", 'import { unknownValue } from "@pulumi/pulumi/runtime";', PROTO_ONLY],
       ["provider/plugin/x.ts", 'import * as pulumi from "@pulumi/pulumi";', PROTO_ONLY],
+      ["provider/plugin/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
     ],
     allowed: [
       ["provider/plugin/x.ts", 'import * as proto from "@pulumi/pulumi/proto/provider_pb";'],
@@ -118,6 +126,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/program/x.ts", 'import "../plugin/schema";', LAYER],
       ["provider/program/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
       ["provider/program/x.ts", 'import "../index";', LAYER],
+      ["provider/program/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
     ],
     allowed: [
       ["provider/program/x.ts", 'import * as provider from "../dynamic/product";'],
@@ -132,12 +141,42 @@ const RULES: Record<string, RuleCases> = {
       ["provider/x.ts", 'import { schema } from "./plugin/schema";', BESIDE_ENTRY],
       ["provider/x.ts", 'import { Product } from "./program/product";', BESIDE_ENTRY],
       ["provider/x.ts", 'import { Transport } from "./client/internal/transport";', BESIDE_ENTRY],
+      ["provider/x.ts", 'import { main } from "./catalog/cli";', CATALOG],
     ],
     allowed: [
       ["provider/x.ts", 'import { engines } from "../package.json";\nimport { ServiceApiClient } from "./client";'],
       ["provider/x.ts", 'import { product } from "./resources/product";'],
       // The package entry is the one file above the faces.
       ["provider/index.ts", 'import "./dynamic/node-version";\nexport { Product } from "./program/product";'],
+    ],
+  },
+  "provider/index.ts": {
+    rule: TS_RULE,
+    // The catalog's program imports the entry: the entry importing the catalog would load the Automation API into every program.
+    refused: [["provider/index.ts", 'export { main } from "./catalog/cli";', CATALOG]],
+    allowed: [
+      [
+        "provider/index.ts",
+        'import "./dynamic/node-version";\nexport { Product } from "./program/product";\nexport { ServiceApiClient } from "./client";',
+      ],
+    ],
+  },
+  "provider/catalog/**/*.ts": {
+    rule: TS_RULE,
+    refused: [
+      ["provider/catalog/x.ts", 'import { Product } from "../program/product";', LAYER],
+      ["provider/catalog/x.ts", 'import "../dynamic/product";', LAYER],
+      ["provider/catalog/x.ts", 'import { schema } from "../plugin/schema";', LAYER],
+      ["provider/catalog/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
+    ],
+    allowed: [
+      // Its neighbours: the package entry (the resources' classes), the client's index, the resources, the Automation API, its own files.
+      ["provider/catalog/x.ts", 'import { Product, getProjectOutput } from "../index";\nimport { ServiceApiClient } from "../client";'],
+      [
+        "provider/catalog/x.ts",
+        'import { readSettings } from "../resources/settings";\nimport { productInputFailures } from "../resources/product";',
+      ],
+      ["provider/catalog/x.ts", 'import { LocalWorkspace } from "@pulumi/pulumi/automation";\nimport { keyBits } from "./shards";'],
     ],
   },
   "simulator/**/*.ts": {

@@ -370,3 +370,12 @@ describe("fingerprint and compareCatalogs", () => {
     expect(compareCatalogs(head, head)).toEqual({ added: [], changed: [], removed: [] });
   });
 });
+
+describe("the example catalog (examples/catalog-tool)", () => {
+  it("reads as the 10 products its README describes, all on Acme Web, from its three files", () => {
+    const catalog = readCatalog(join(__dirname, "..", "..", "examples", "catalog-tool", "catalog"));
+    expect(catalog.size).toBe(10);
+    expect(new Set([...catalog.values()].map((p) => p.entry.project))).toEqual(new Set(["Acme Web"]));
+    expect(new Set([...catalog.values()].map((p) => p.file))).toEqual(new Set(["add-ons.yaml", "legacy.json", "plans.yaml"]));
+  });
+});

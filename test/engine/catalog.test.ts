@@ -101,7 +101,7 @@ describe("serviceapi-catalog end to end: 60 products over 4 stacks, then 8", { t
         "catalog-10 (16 products): 16 created; 17 request(s), N s",
         "catalog-11 (18 products): 18 created; 19 request(s), N s",
       ]);
-      // The report's request counts are the provider processes' own: the token check and the program's lookups are not in them.
+      // Per stack, every request its processes sent (its program's lookup included, counted by the shared pacer); the total adds the token check.
       expect(lines.at(-1)).toBe("Total: 60 created, 0 updated, 0 replaced, 0 deleted; 65 request(s) sent (the token check included); 0 stack(s) failed");
       expect(progressLines(up.stderr)).toEqual(stderrOk(FIRST_STACKS));
       expect(byRoute(sim)).toEqual({ [TOKEN_CHECK]: 1, [LOOKUP]: 4, [CREATE]: 60 });
@@ -123,6 +123,12 @@ describe("serviceapi-catalog end to end: 60 products over 4 stacks, then 8", { t
           .flatMap((entries) => Object.keys(entries))
           .sort(),
       );
+      // Each create's line reached stderr as it came (the trace a killed run leaves, docs/recovery.md): key and id as the state has them.
+      const createdLines = up.stderr
+        .split("\n")
+        .filter((line) => line.includes("serviceapi: created"))
+        .sort();
+      expect(createdLines).toEqual([...ids].map(([key, { stack, id }]) => `${stack}: serviceapi: created Product "${key}" ${id}`).sort());
       // Each stack's state holds exactly the products the report listed as created in it.
       const created = new Map<string, string>();
       let stack = "";

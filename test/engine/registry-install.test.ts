@@ -213,6 +213,9 @@ describe("released to a registry and an archive server, installed by name", { ti
     // the integrity the registry gave; and npm here leaves `resolved` out of package-lock.json).
     expect(registry!.requests().slice(seen)).toContainEqual({ method: "GET", url: "/pulumi-serviceapi", status: 200, user: null });
     expect(JSON.parse(readFileSync(join(dir, "node_modules", "pulumi-serviceapi", "package.json"), "utf8"))).toMatchObject({ version });
+    // npm linked the package's bin: the catalog tool runs by name, as docs/catalog.md and examples/catalog-tool say.
+    const help = await run("npx", ["--no-install", "serviceapi-catalog", "--help"], { cwd: dir, env: runnerEnv(), encoding: "utf8" });
+    expect(String(help.stdout).split("\n")[0]).toBe("usage: serviceapi-catalog <plan|preview|up|drift|destroy|split|report> [options]");
 
     writeFileSync(
       join(dir, "index.ts"),

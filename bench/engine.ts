@@ -11,12 +11,15 @@
  *  4. Scale: 200 and 1,000 products (`--sizes=200,1000,3000` adds 3,000) through every face beside a
  *     do-nothing floor, snapshot writes, and the PostgreSQL backend (`--postgres-sizes=`; none: skip).
  *     In `bench/scale.ts`.
+ *  5. The catalog tool (`serviceapi-catalog`) at 120 products in 4 stacks, every part of `bench/catalog.ts`
+ *     at a size CI affords (about 2 minutes); `npm run bench:catalog` is the 10,000-product run.
  * Figures are printed, never asserted.
  */
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { EngineStack, REPO, catalog, type ProgramSpec } from "../test/support/engine";
 import { join } from "node:path";
 import { printRequestsPerOperation } from "./requests";
+import { catalogBench } from "./catalog";
 import { FACES, parallelism, scale, type Face } from "./scale";
 
 const project = DEFAULT_IDS.acmeWeb;
@@ -200,7 +203,7 @@ function faces(): Face[] {
 
 /**
  * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000] [--faces=…]`: a section
- * (`pacing`, `plugin`, `scale`, or `parallel`: the scale section's `--parallel` part) runs alone;
+ * (`pacing`, `plugin`, `scale`, `catalog`, or `parallel`: the scale section's `--parallel` part) runs alone;
  * none runs every section.
  */
 async function main(): Promise<void> {
@@ -219,6 +222,12 @@ async function main(): Promise<void> {
   }
   if (only === undefined || only === "scale")
     await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]), faces: faces() });
+  if (only === undefined || only === "catalog") {
+    await catalogBench(
+      ["--products", "120", "--anchor", "60", "--stack-size", "40"],
+      "\n5. The catalog tool (serviceapi-catalog) at 120 products in stacks of at most 40: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)",
+    );
+  }
   if (only === "parallel") await parallelism(Math.min(...sizes("sizes", [200])));
 }
 

@@ -33,15 +33,22 @@ function roleOf(cmdline: string, isRoot: boolean): Role {
   return "other";
 }
 
-/** Starts watching the tree below `root`; `stop()` returns each process's last figures. */
-export function watchProcesses(root: number): { stop: () => ProcessFigures[] } {
+/**
+ * Starts watching the tree below `root`; `stop()` returns each process's last figures, and
+ * `peakTreeRss()` the most the tree held at once (the summed `VmRSS` of one poll, at its highest):
+ * what a run of many short-lived processes needs of the machine, which no one process's peak says.
+ */
+export function watchProcesses(root: number): { stop: () => ProcessFigures[]; peakTreeRss: () => number } {
   const seen = new Map<number, ProcessFigures>();
+  let peakTree = 0;
   const poll = () => {
+    let tree = 0;
     for (const pid of processTree(root)) {
       const status = procFile(pid, "status");
       const fields = statFields(pid);
       if (status === undefined || fields === undefined) continue;
       const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+      tree += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
       // utime and stime are fields 14 and 15 of /proc/<pid>/stat, i.e. 11 and 12 after "state".
       const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
       const written = Number(/wchar:\s+(\d+)/.exec(procFile(pid, "io") ?? "")?.[1] ?? 0);
@@ -56,6 +63,7 @@ export function watchProcesses(root: number): { stop: () => ProcessFigures[] } {
         written: Math.max(written, previous?.written ?? 0),
       });
     }
+    peakTree = Math.max(peakTree, tree);
   };
   poll();
   const timer = setInterval(poll, 100);
@@ -64,5 +72,6 @@ export function watchProcesses(root: number): { stop: () => ProcessFigures[] } {
       clearInterval(timer);
       return [...seen.values()];
     },
+    peakTreeRss: () => peakTree,
   };
 }

@@ -45,7 +45,7 @@ const TYPE: Record<Face, string> = {
 };
 const project = DEFAULT_IDS.acmeWeb;
 
-interface OpFigures {
+export interface OpFigures {
   ms: number;
   /** Peak RSS of the largest provider process of the run (the dynamic-provider host or the plugin). */
   providerRss: number;
@@ -65,7 +65,7 @@ interface StateFigures {
   parts: { inputs: number; outputs: number; provider: number; engine: number };
 }
 
-interface StackRun {
+export interface StackRun {
   ops: Partial<Record<Op, OpFigures>>;
   state?: StateFigures;
 }
@@ -100,7 +100,7 @@ interface RunOptions {
   createLatencyMs?: number;
 }
 
-async function runStack(face: Face, count: number, backend: Backend, ops: Op[], options: RunOptions = {}): Promise<StackRun> {
+export async function runStack(face: Face, count: number, backend: Backend, ops: Op[], options: RunOptions = {}): Promise<StackRun> {
   const { env = {}, parallel, createLatencyMs } = options;
   const sim = await startSimulator({ port: 0 });
   if (createLatencyMs !== undefined)
@@ -132,7 +132,7 @@ async function runStack(face: Face, count: number, backend: Backend, ops: Op[], 
   return run;
 }
 
-async function timed(engine: EngineStack, op: Op, extra: string[] = []): Promise<OpFigures> {
+export async function timed(engine: EngineStack, op: Op, extra: string[] = []): Promise<OpFigures> {
   const start = performance.now();
   const cli = engine.spawnCli([...ARGS[op], ...extra]);
   const watch = watchProcesses(cli.child.pid!);
@@ -165,7 +165,7 @@ async function productsInState(engine: EngineStack, face: Face): Promise<Entry[]
 }
 
 /** Bytes as the file backend stores them (JSON, 4-space indent), the product entries' share split by part. */
-function stateFigures(text: string, type: string, count: number): StateFigures {
+export function stateFigures(text: string, type: string, count: number): StateFigures {
   const latest = (JSON.parse(text) as { checkpoint: { latest: { resources: Entry[] } } }).checkpoint.latest;
   const products = latest.resources.filter((r) => r.type === type);
   const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value, null, 4));
@@ -191,8 +191,8 @@ function stateFigures(text: string, type: string, count: number): StateFigures {
 
 // --- printing ---------------------------------------------------------------------------------------
 
-const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mb = (bytes: number) =>
+export const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const mb = (bytes: number) =>
   bytes < 2 ** 20 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 
 function cell(op: OpFigures | undefined, floor: OpFigures | undefined, count: number): string {

@@ -18,6 +18,17 @@ import { CatalogError } from "./errors";
 import { PRODUCTS_ENV, writeProgramInput } from "./program-input";
 import { stackName, type Shard } from "./shards";
 
+/**
+ * Pulumi's PostgreSQL backend (3.248) reads the stacks of `pulumi stack ls` with
+ * PULUMI_DIY_BACKEND_PARALLEL workers (default 10), each holding a pooled connection while it asks
+ * for a second one, from a pool of 2 × the CPUs: on a runner of 4 CPUs or fewer, listing 4 or more
+ * stacks then waits forever (seen with 6 stacks on 2 CPUs: 4 workers, 4 connections, no progress).
+ * One worker cannot starve the pool; it costs the listing little (one read per stack). A value the
+ * user set is kept.
+ */
+const BACKEND_LIST_WORKERS: Record<string, string> =
+  process.env.PULUMI_DIY_BACKEND_PARALLEL === undefined ? { PULUMI_DIY_BACKEND_PARALLEL: "1" } : {};
+
 export interface WorkspaceOptions {
   /** The work folder, absolute. */
   workDir: string;
@@ -123,7 +134,7 @@ export class Workspaces {
     return LocalWorkspace.create({
       workDir: dir,
       pulumiCommand: await this.cli(),
-      envVars: { ...this.#options.env, ...env },
+      envVars: { ...BACKEND_LIST_WORKERS, ...this.#options.env, ...env },
     });
   }
 }

@@ -1,0 +1,548 @@
+/**
+ * `npm run bench:catalog`: the catalog tool (`serviceapi-catalog`, provider/catalog/) at N products,
+ * beside the baselines it is judged against, all measured in the same run (issue 27, "Numbers"):
+ *  a) the anchor: one stack of `--anchor` products through the dynamic face (bench/scale.ts's program)
+ *     — up, a no-change preview, preview --refresh — the single stack the tool replaces, and its N² growth;
+ *  b) the tool at `--products` products, file backend, against the simulator, as a user runs it (the
+ *     installed package's bin, in a process of its own): the first full `up`; a pull request that
+ *     changes 2 products (`plan --base` and `preview --base`: time, writes, the stacks it ran); a
+ *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
+ *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
+ *     share refused; the peak RSS of each run (the tool and every process below it); state bytes per product;
+ *  c) the same `up` and no-change `preview` with the state in PostgreSQL (scripts/postgres.sh).
+ * Printed, never asserted; a command that fails or does something other than expected stops the bench.
+ *
+ *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
+ *                              [--skip anchor,pr,preview,floor,drift,postgres]
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
+import type { RunReport } from "../provider/catalog/report";
+import { EngineStack, REPO, pulumiCli } from "../test/support/engine";
+import { watchProcesses, type Role } from "./process-watch";
+import { mb, runStack, sec, stateFigures, timed, type StackRun } from "./scale";
+
+const PROJECT_NAME = "Acme Web";
+const PRODUCT_TYPE = "pulumi-nodejs:dynamic/serviceapi:Product";
+/** Products per catalog file: a catalog kept as many small files, as a team keeps one per area. */
+const PER_FILE = 100;
+/** The two products the pull request changes (their titles). */
+const CHANGED = [1, 2];
+const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres"] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Options {
+  products: number;
+  anchor: number;
+  stackSize: number;
+  /** `--parallel` of the tool; undefined: the tool's default (the CPUs). */
+  parallel?: number;
+  /**
+   * `--parallel` of the drift run, when it should differ: drift is paced by the service's limit, not
+   * the CPUs, and with as many stacks as CPUs they start and finish in step, leaving the limit
+   * unused while both start their next stack (bench's own finding; see the drift line's "seconds used less than 90 %").
+   */
+  driftParallel?: number;
+  rate: number;
+  skip: Set<Section>;
+}
+
+/** The same product as bench/scale-program declares for index `i`, as a catalog entry (project by name). */
+function entry(i: number, title = `Product ${i}`) {
+  return {
+    project: PROJECT_NAME,
+    title,
+    slug: `product-${i}`,
+    description: `Product ${i} of the scale bench, declared by one line of a program.`,
+  };
+}
+
+function catalogFile(from: number, to: number, renamed: Set<number> = new Set()): string {
+  const products: Record<string, unknown> = {};
+  for (let i = from; i < to; i++) products[`product-${i}`] = entry(i, renamed.has(i) ? `Product ${i} (renamed)` : undefined);
+  return stringify(products);
+}
+
+const fileName = (first: number) => `products-${String(first / PER_FILE).padStart(4, "0")}.yaml`;
+
+/** The catalog folder, committed to a git repository of its own so `--base HEAD` has a base. */
+function writeCatalog(dir: string, count: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let first = 0; first < count; first += PER_FILE)
+    writeFileSync(join(dir, fileName(first)), catalogFile(first, Math.min(count, first + PER_FILE)));
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-q", "-m", "the catalog");
+}
+
+// --- the tool, as a process of its own ---------------------------------------------------------------
+
+interface ToolRun {
+  /** When it was started (epoch ms, as the simulator's log times are). */
+  startedAt: number;
+  ms: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The most the tool and every process below it held at once. */
+  treeRss: number;
+  /** The largest one process's peak. */
+  processRss: number;
+  /** CPU time of the tool and every process below it: on a quiet machine of C cores the run takes at least this ÷ C. */
+  cpuMs: number;
+  /** The same by kind of process (bench/process-watch.ts's roles; "other": the `pulumi` CLIs and their language hosts). */
+  cpuByRole: Record<Role, number>;
+}
+
+class Tool {
+  readonly #env: Record<string, string>;
+  readonly #common: string[];
+  readonly #parallel: number | undefined;
+
+  constructor(
+    readonly root: string,
+    sim: Simulator,
+    backendUrl: string,
+    cliBin: string,
+    options: Options,
+  ) {
+    this.#env = {
+      PATH: `${cliBin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+      PULUMI_BACKEND_URL: backendUrl,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_HOME: join(root, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      SERVICEAPI_BASE_URL: sim.url,
+      SERVICEAPI_TOKEN: sim.token,
+    };
+    this.#common = ["--catalog", join(root, "catalog"), "--work-dir", join(root, "work"), "--stack-size", String(options.stackSize)];
+    this.#parallel = options.parallel;
+  }
+
+  /** One command, timed from spawn to exit, its process tree watched; `parallel` overrides the bench's `--parallel`. */
+  async run(args: string[], expected: number[] = [0], parallel = this.#parallel): Promise<ToolRun> {
+    // The installed package, as users run it (`npx serviceapi-catalog`), with the bench's Node.js.
+    const cli = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
+    const startedAt = Date.now();
+    const start = performance.now();
+    const child = spawn(
+      process.execPath,
+      [cli, ...args, ...this.#common, ...(parallel === undefined ? [] : ["--parallel", String(parallel)])],
+      {
+        cwd: this.root,
+        env: { ...process.env, ...this.#env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const watch = watchProcesses(child.pid!);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const ms = performance.now() - start;
+    const processes = watch.stop();
+    if (!expected.includes(code ?? -1)) {
+      throw new Error(`serviceapi-catalog ${args.join(" ")} exited ${code}:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`);
+    }
+    return {
+      startedAt,
+      ms,
+      code,
+      stdout,
+      stderr,
+      treeRss: watch.peakTreeRss(),
+      processRss: Math.max(0, ...processes.map((p) => p.peakRss)),
+      cpuMs: processes.reduce((sum, p) => sum + p.cpuMs, 0),
+      cpuByRole: Object.fromEntries(
+        (["cli", "program", "provider", "other"] as const).map((role) => [
+          role,
+          processes.filter((p) => p.role === role).reduce((sum, p) => sum + p.cpuMs, 0),
+        ]),
+      ) as Record<Role, number>,
+    };
+  }
+
+  /** A command with `--json`: its report. */
+  async report(args: string[], expected?: number[], parallel?: number): Promise<{ run: ToolRun; report: RunReport }> {
+    const run = await this.run([...args, "--json"], expected, parallel ?? this.#parallel);
+    return { run, report: JSON.parse(run.stdout) as RunReport };
+  }
+}
+
+/** One product entry's bytes, from bench/scale.ts's split of it. */
+function entryBytes(state: ReturnType<typeof stateFigures>): number {
+  const p = state.parts;
+  return p.inputs + p.outputs + p.provider + p.engine;
+}
+
+function cpuParts(run: ToolRun): string {
+  const c = run.cpuByRole;
+  return `the tool ${sec(c.cli)}, programs ${sec(c.program)}, providers ${sec(c.provider)}, pulumi CLIs and language hosts ${sec(c.other)}`;
+}
+
+function totals(report: RunReport) {
+  const sum = (f: (r: RunReport["results"][number]) => number) => report.results.reduce((a, r) => a + f(r), 0);
+  return {
+    creates: sum((r) => r.creates.length),
+    changes: sum((r) => r.updates.length + r.replaces.length + r.deletes.length),
+    requests: sum((r) => r.requests),
+    stackSeconds: sum((r) => r.seconds),
+    failed: report.results.filter((r) => r.status !== "ok"),
+  };
+}
+
+function expectClean(what: string, report: RunReport, creates: number): void {
+  const t = totals(report);
+  if (t.failed.length > 0 || t.creates !== creates || t.changes !== 0) {
+    throw new Error(
+      `${what}: expected ${creates} creates and no other change in ${report.results.length} stacks, got ${t.creates} creates, ` +
+        `${t.changes} other changes, ${t.failed.length} failed (${t.failed.flatMap((r) => r.errors).join("; ")})`,
+    );
+  }
+}
+
+/** API requests in the simulator's log since it was last cleared (its own control routes left out). */
+function apiRequests(sim: Simulator) {
+  const log = sim.requests().filter((r) => r.operation !== null);
+  return {
+    all: log.length,
+    refused: log.filter((r) => r.status === 429).length,
+    writes: log.filter((r) => r.method !== "GET" && r.method !== "HEAD").length,
+    /** From the first request to the last, as the simulator received them: the run less its start and its tail. */
+    firstMs: log.length > 0 ? Date.parse(log[0]!.time) : Number.NaN,
+    spanMs: log.length > 1 ? Date.parse(log.at(-1)!.time) - Date.parse(log[0]!.time) : 0,
+    /** Requests let through in each whole second from the first request on: where a paced run leaves the limit unused. */
+    perSecond: (() => {
+      const start = log.length > 0 ? Date.parse(log[0]!.time) : 0;
+      const counts: number[] = [];
+      for (const r of log.filter((r) => r.status !== 429)) {
+        const at = Math.floor((Date.parse(r.time) - start) / 1000);
+        counts[at] = (counts[at] ?? 0) + 1;
+      }
+      return Array.from(counts, (n) => n ?? 0);
+    })(),
+  };
+}
+
+// --- the sections -------------------------------------------------------------------------------------
+
+interface FileFigures {
+  up: ToolRun;
+  preview?: ToolRun;
+}
+
+async function anchor(options: Options): Promise<StackRun> {
+  const n = options.anchor;
+  console.log(`\n   a) Anchor: one stack of ${n} products, dynamic face (bench/scale-program), file backend, the CLI's default --parallel`);
+  const run = await runStack("dynamic", n, { name: "file" }, ["up", "preview", "refresh"]);
+  const op = (o: "up" | "preview" | "refresh") => run.ops[o]!;
+  console.log(
+    `   ${"up".padEnd(26)}${"no-change preview".padEnd(26)}${"preview --refresh".padEnd(26)}bytes/product  provider / program peak RSS`,
+  );
+  const cell = (o: "up" | "preview" | "refresh") => `${sec(op(o).ms)} ${(op(o).ms / n).toFixed(1)} ms/p`.padEnd(26);
+  console.log(
+    `   ${cell("up")}${cell("preview")}${cell("refresh")}${String(run.state!.perProduct).padEnd(15)}` +
+      `${mb(Math.max(op("up").providerRss, op("preview").providerRss, op("refresh").providerRss))} / ` +
+      `${mb(Math.max(op("up").programRss, op("preview").programRss, op("refresh").programRss))}`,
+  );
+  // `up` grows with N² (the DIY backends write the whole snapshot after every step, bench/scale.ts's
+  // snapshot section): one stack of N would take between the linear and the quadratic extrapolation.
+  const k = options.products / n;
+  console.log(
+    `   one stack of ${options.products} instead: up ≥ ${sec(op("up").ms * k)} (linear) and up to ${sec(op("up").ms * k * k)} (N²); ` +
+      `no-change preview ≈ ${sec(op("preview").ms * k)} (linear)`,
+  );
+  return run;
+}
+
+async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun | undefined): Promise<FileFigures> {
+  const parallel = options.parallel ?? availableParallelism();
+  console.log(
+    `\n   b) serviceapi-catalog at ${options.products} products, file backend, simulator on loopback: --stack-size ${options.stackSize}, ` +
+      `--parallel ${parallel}${options.parallel === undefined ? " (the tool's default: the CPUs)" : ""}, ${availableParallelism()} CPUs`,
+  );
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-"));
+  const sim = await startSimulator({ port: 0, requestLogLimit: 10 * options.products + 10_000 });
+  try {
+    writeCatalog(join(root, "catalog"), options.products);
+    mkdirSync(join(root, "state"));
+    const tool = new Tool(root, sim, `file://${join(root, "state")}`, cliBin, options);
+
+    sim.clearRequests();
+    const up = await tool.report(["up"]);
+    expectClean("up", up.report, options.products);
+    const upRequests = apiRequests(sim);
+    const upTotals = totals(up.report);
+    const sizes = up.report.results.map((r) => r.products);
+    console.log(
+      `   first full up: ${sec(up.run.ms)} (target ≤ 5 min) — ${upTotals.creates} created in ${up.report.results.length} stacks ` +
+        `of ${Math.min(...sizes)}–${Math.max(...sizes)} products; Σ per-stack ${sec(upTotals.stackSeconds * 1000)} ` +
+        `(${sec((upTotals.stackSeconds * 1000) / sizes.length)} each); ` +
+        `${upRequests.all} requests (${upTotals.requests} by the providers' count)`,
+    );
+    console.log(
+      `   CPU time of the run (the tool and every process below it) ${sec(up.run.cpuMs)}, ÷ ${availableParallelism()} CPUs = ` +
+        `${sec(up.run.cpuMs / availableParallelism())}: the least a quiet machine needs; load average at the end ${loadavg()[0]!.toFixed(1)}; ` +
+        `by process: ${cpuParts(up.run)}`,
+    );
+    console.log(
+      `   peak RSS of the run (the tool and every process below it, at once): ${mb(up.run.treeRss)}; largest one process ${mb(up.run.processRss)}`,
+    );
+
+    const state = stateOfStacks(join(root, "state"), up.report.results.length);
+    const anchorState = anchorRun?.state;
+    console.log(
+      `   state: ${mb(state.bytes)} in ${up.report.results.length} stacks, ${Math.round(state.bytes / options.products)} bytes per product ` +
+        `(a product's own entry ${Math.round(state.entries / options.products)})` +
+        (anchorState === undefined ? "" : `; one stack of ${options.anchor}: ${anchorState.perProduct} (entry ${entryBytes(anchorState)})`),
+    );
+
+    if (!options.skip.has("pr")) await pullRequest(tool, sim, root, options);
+
+    let preview: ToolRun | undefined;
+    if (!options.skip.has("preview")) {
+      sim.clearRequests();
+      const { run, report } = await tool.report(["preview"]);
+      expectClean("no-change preview", report, 0);
+      const previewTotals = totals(report);
+      const previewRequests = apiRequests(sim);
+      console.log(
+        `   no-change preview of all ${report.results.length} stacks: ${sec(run.ms)}; Σ per-stack ${sec(previewTotals.stackSeconds * 1000)}; ` +
+          `${previewRequests.all} requests, ${previewRequests.writes} writes; peak RSS ${mb(run.treeRss)}`,
+      );
+      if (!options.skip.has("floor")) await floor(sim, sizes, run.ms, previewTotals.stackSeconds * 1000);
+      preview = run;
+    }
+
+    if (!options.skip.has("drift")) await drift(tool, sim, options);
+    return { up: up.run, preview };
+  } finally {
+    await sim.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every stack's state file as the file backend stores it, summed (`bytes`), and the product entries
+ * alone (`entries`: without what each stack holds once, its stack and provider resources).
+ */
+function stateOfStacks(stateDir: string, stacks: number): { bytes: number; entries: number } {
+  const dir = join(stateDir, ".pulumi", "stacks");
+  const files = readdirSync(dir).flatMap((project) =>
+    readdirSync(join(dir, project))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => join(dir, project, f)),
+  );
+  if (files.length !== stacks) throw new Error(`${stacks} stacks reported, ${files.length} state files in ${dir}`);
+  const sum = { bytes: 0, entries: 0 };
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    const products = (JSON.parse(text) as { checkpoint: { latest: { resources: { type: string }[] } } }).checkpoint.latest.resources.filter(
+      (r) => r.type === PRODUCT_TYPE,
+    ).length;
+    const figures = stateFigures(text, PRODUCT_TYPE, Math.max(1, products));
+    sum.bytes += figures.bytes;
+    sum.entries += entryBytes(figures) * products;
+  }
+  return sum;
+}
+
+/** A pull request changing 2 products' titles: the plan job, then the preview of the stacks it names, as CI runs them. */
+async function pullRequest(tool: Tool, sim: Simulator, root: string, options: Options): Promise<void> {
+  const dir = join(root, "catalog");
+  const renamed = new Set(CHANGED);
+  const first = Math.floor(CHANGED[0]! / PER_FILE) * PER_FILE;
+  const original = readFileSync(join(dir, fileName(first)), "utf8");
+  writeFileSync(join(dir, fileName(first)), catalogFile(first, Math.min(options.products, first + PER_FILE), renamed));
+  try {
+    sim.clearRequests();
+    const plan = await tool.run(["plan", "--base", "HEAD", "--json"]);
+    const planned = (JSON.parse(plan.stdout) as { stacks: string[] }).stacks;
+    // Text, not --json: the report a pull request's comment shows, printed below as it is.
+    const preview = await tool.run(["preview", "--base", "HEAD"]);
+    const requests = apiRequests(sim);
+    const ran = [...preview.stdout.matchAll(/^(\S+) \(\d+ products\):/gm)].map((m) => m[1]!);
+    console.log(
+      `   pull request changing ${CHANGED.length} products: plan ${sec(plan.ms)} + preview ${sec(preview.ms)} = ${sec(plan.ms + preview.ms)} (target ≤ 15 s); ` +
+        `${requests.writes} writes (target 0), ${requests.all} requests; stacks planned: ${planned.join(", ")}; previewed: ${ran.join(", ")}`,
+    );
+    console.log(
+      preview.stdout
+        .trim()
+        .split("\n")
+        .map((line) => `     | ${line}`)
+        .join("\n"),
+    );
+  } finally {
+    writeFileSync(join(dir, fileName(first)), original);
+  }
+}
+
+/**
+ * The floor of a no-change preview of every stack: the do-nothing dynamic provider of bench/scale.ts
+ * (the engine, the Node.js runtime and a dynamic-provider process, no work of ours) previewed at
+ * each stack's size, summed — what the same stacks would cost if each were a plain `pulumi preview`
+ * of nothing. Measured the cheapest honest way: one floor stack, grown through the distinct sizes
+ * in ascending order (each `up` adds a few resources), one no-change preview per distinct size,
+ * counted as many times as stacks have that size. Sequential, as the sum is of one-stack runs;
+ * the tool's own Σ per-stack seconds (its stacks ran `--parallel` at a time, so they shared the
+ * CPUs) is printed beside its wall clock.
+ */
+async function floor(sim: Simulator, sizes: number[], toolMs: number, toolStackMs: number): Promise<void> {
+  const counts = new Map<number, number>();
+  for (const size of sizes) counts.set(size, (counts.get(size) ?? 0) + 1);
+  const distinct = [...counts.keys()].sort((a, b) => a - b);
+  const engine = await EngineStack.create(sim, {
+    program: join(REPO, "bench", "scale-program"),
+    config: { "bench:face": "floor", "bench:count": String(distinct[0]), "bench:projectId": DEFAULT_IDS.acmeWeb },
+  });
+  let sum = 0;
+  try {
+    for (const size of distinct) {
+      await engine.stack.setConfig("bench:count", { value: String(size) });
+      await timed(engine, "up");
+      sum += (await timed(engine, "preview")).ms * counts.get(size)!;
+    }
+  } finally {
+    await engine.dispose();
+  }
+  console.log(
+    `   floor: Σ of ${sizes.length} no-change previews of the do-nothing program at the same sizes ${sec(sum)} ` +
+      `(${distinct.length} distinct sizes measured); the tool ${sec(toolMs)} wall = ${(toolMs / sum).toFixed(2)}x (target ≤ 1.2x), ` +
+      `Σ per-stack ${(toolStackMs / sum).toFixed(2)}x`,
+  );
+}
+
+/** Nightly drift with the simulator limited to `rate` requests/s per token: the parallel stacks share one pacer (tool.ts). */
+async function drift(tool: Tool, sim: Simulator, options: Options): Promise<void> {
+  sim.clearRequests();
+  sim.setRateLimit({ limit: options.rate, windowMs: 1000 });
+  // The tool's own default for drift: one stack more than the CPUs (provider/catalog/cli.ts).
+  const parallel = options.driftParallel ?? (options.parallel ?? availableParallelism()) + 1;
+  let run: { run: ToolRun; report: RunReport };
+  try {
+    run = await tool.report(["drift"], [0], parallel);
+  } finally {
+    sim.setRateLimit(undefined);
+  }
+  expectClean("drift", run.report, 0);
+  const requests = apiRequests(sim);
+  // As bench/engine.ts's pacing section: the floor is the requests the limit let through ÷ the rate.
+  const floorMs = ((requests.all - requests.refused) / options.rate) * 1000;
+  console.log(
+    `   drift (preview --refresh) at ${options.rate} requests/s, --parallel ${parallel}: ${sec(run.run.ms)}; ${requests.all} requests, ` +
+      `${requests.refused} refused (${((100 * requests.refused) / requests.all).toFixed(1)} %, target ≤ 5 %); ` +
+      `rate floor ${sec(floorMs)} → ${(run.run.ms / floorMs).toFixed(2)}x (target ≤ 1.15x); ` +
+      `first to last request ${sec(requests.spanMs)} (${(requests.spanMs / floorMs).toFixed(2)}x); peak RSS ${mb(run.run.treeRss)}`,
+  );
+  const slack = requests.perSecond.filter((n) => n < options.rate * 0.9);
+  const busy = requests.perSecond.filter((n) => n >= options.rate * 0.5).sort((a, b) => a - b);
+  console.log(
+    `   of its ${requests.perSecond.length} seconds with requests, ${slack.length} used less than 90 % of the limit ` +
+      `(${slack.reduce((a, n) => a + options.rate - n, 0)} requests' worth unused); the pace in busy seconds ${busy[Math.floor(busy.length / 2)] ?? 0}/s (median); between the command's start and its first request ${sec(requests.firstMs - run.run.startedAt)}`,
+  );
+}
+
+async function postgres(options: Options, cliBin: string, file: FileFigures): Promise<void> {
+  console.log(
+    `\n   c) serviceapi-catalog at ${options.products} products, PostgreSQL backend (scripts/postgres.sh, loopback), beside the file backend`,
+  );
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-"));
+  // A folder of its own directly under the temporary folder: the server runs as the `postgres` user, who cannot enter `root`.
+  const pgDir = mkdtempSync(join(tmpdir(), "bench-catalog-pg-"));
+  const url = execFileSync("bash", [join(REPO, "scripts", "postgres.sh"), "start", pgDir], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
+  // A fresh simulator: the file backend's products exist in the other one.
+  const sim = await startSimulator({ port: 0 });
+  try {
+    writeCatalog(join(root, "catalog"), options.products);
+    const tool = new Tool(root, sim, `${url}&table=catalog_bench`, cliBin, options);
+    const up = await tool.report(["up"]);
+    expectClean("up (PostgreSQL)", up.report, options.products);
+    const preview = await tool.report(["preview"]);
+    expectClean("no-change preview (PostgreSQL)", preview.report, 0);
+    console.log(`   ${"".padEnd(20)}${"PostgreSQL".padEnd(14)}${"file".padEnd(14)}ratio`);
+    for (const [label, pg, f] of [
+      ["up", up.run, file.up],
+      ["no-change preview", preview.run, file.preview],
+    ] as const) {
+      const ratio = f === undefined ? "-" : `${(pg.ms / f.ms).toFixed(2)}x`;
+      console.log(`   ${label.padEnd(20)}${sec(pg.ms).padEnd(14)}${(f === undefined ? "-" : sec(f.ms)).padEnd(14)}${ratio}`);
+    }
+  } finally {
+    await sim.close();
+    execFileSync("bash", [join(REPO, "scripts", "postgres.sh"), "stop", pgDir], { stdio: "ignore" });
+    rmSync(pgDir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+// --- the command line -----------------------------------------------------------------------------
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      products: { type: "string" },
+      anchor: { type: "string" },
+      "stack-size": { type: "string" },
+      parallel: { type: "string" },
+      "drift-parallel": { type: "string" },
+      rate: { type: "string", default: "20" },
+      skip: { type: "string", default: "" },
+      quick: { type: "boolean", default: false },
+    },
+  });
+  const whole = (name: string, text: string | undefined, fallback: number, min = 1): number => {
+    if (text === undefined) return fallback;
+    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min)) throw new Error(`--${name} takes a whole number of at least ${min} (got ${text})`);
+    return n;
+  };
+  const skip = values.skip.split(",").filter(Boolean);
+  const unknown = skip.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new Error(`--skip takes ${SECTIONS.join(", ")} (got ${unknown.join(", ")})`);
+  // --quick: small enough to finish in a few minutes, with stacks small enough that it still has several.
+  const quick = values.quick;
+  return {
+    products: whole("products", values.products, quick ? 400 : 10_000),
+    anchor: whole("anchor", values.anchor, quick ? 200 : 3_000, 0),
+    stackSize: whole("stack-size", values["stack-size"], quick ? 100 : 250),
+    parallel: values.parallel === undefined ? undefined : whole("parallel", values.parallel, 0),
+    driftParallel: values["drift-parallel"] === undefined ? undefined : whole("drift-parallel", values["drift-parallel"], 0),
+    rate: whole("rate", values.rate, 20),
+    skip: new Set(skip as Section[]),
+  };
+}
+
+/** The whole bench; `title` heads it (bench/engine.ts runs it as a section of its own, at a small size). */
+export async function catalogBench(
+  argv: string[],
+  title = `serviceapi-catalog figures (real CLI, simulator on loopback, Node ${process.version})`,
+): Promise<void> {
+  const options = parseOptions(argv);
+  const started = performance.now();
+  const { bin } = await pulumiCli();
+  console.log(title);
+  const anchorRun = options.anchor > 0 && !options.skip.has("anchor") ? await anchor(options) : undefined;
+  const file = await fileBackend(options, bin, anchorRun);
+  if (!options.skip.has("postgres")) await postgres(options, bin, file);
+  console.log(`\n   bench:catalog took ${sec(performance.now() - started)}`);
+}
+
+if (require.main === module) {
+  catalogBench(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -12,7 +12,7 @@ import { stringify } from "yaml";
 import type { Simulator } from "../../simulator";
 import { REPO, WORK, pulumiCli } from "../support/engine";
 
-const CLI = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
+export const CLI = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
 /** The project the tool gives its stacks by default (`--project`). */
 const PROJECT = "serviceapi-catalog";
 

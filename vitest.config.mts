@@ -6,7 +6,9 @@ import { defineConfig } from "vitest/config";
  * simulator, needing no Pulumi CLI, Go, Python, PostgreSQL, root or network. `npm test` runs it with
  * the rest (project `full`: engine, SDK, package).
  */
-const UNIT = ["contract", "client", "resources", "dynamic", "program", "plugin", "simulator", "catalog"].map((dir) => `test/${dir}/**/*.test.ts`);
+const UNIT = ["contract", "client", "resources", "dynamic", "program", "plugin", "simulator", "catalog"].map(
+  (dir) => `test/${dir}/**/*.test.ts`,
+);
 
 /**
  * Fast-tier files that set the Pulumi SDK's process-wide state (runtime mocks, a configured dynamic

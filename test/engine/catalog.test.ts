@@ -102,7 +102,9 @@ describe("serviceapi-catalog end to end: 60 products over 4 stacks, then 8", { t
         "catalog-11 (18 products): 18 created; 19 request(s), N s",
       ]);
       // Per stack, every request its processes sent (its program's lookup included, counted by the shared pacer); the total adds the token check.
-      expect(lines.at(-1)).toBe("Total: 60 created, 0 updated, 0 replaced, 0 deleted; 65 request(s) sent (the token check included); 0 stack(s) failed");
+      expect(lines.at(-1)).toBe(
+        "Total: 60 created, 0 updated, 0 replaced, 0 deleted; 65 request(s) sent (the token check included); 0 stack(s) failed",
+      );
       expect(progressLines(up.stderr)).toEqual(stderrOk(FIRST_STACKS));
       expect(byRoute(sim)).toEqual({ [TOKEN_CHECK]: 1, [LOOKUP]: 4, [CREATE]: 60 });
       expect(
@@ -372,7 +374,9 @@ describe("serviceapi-catalog end to end: 60 products over 4 stacks, then 8", { t
       expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
       const lines = reportLines(destroy.stdout);
       expect(lines[0]).toBe("serviceapi-catalog destroy: 8 of 8 stack(s)");
-      expect(lines.at(-1)).toBe("Total: 0 created, 0 updated, 0 replaced, 61 deleted; 62 request(s) sent (the token check included); 0 stack(s) failed");
+      expect(lines.at(-1)).toBe(
+        "Total: 0 created, 0 updated, 0 replaced, 61 deleted; 62 request(s) sent (the token check included); 0 stack(s) failed",
+      );
       expect(progressLines(destroy.stderr)).toEqual(stderrOk(SPLIT_STACKS));
       expect(byRoute(sim)).toEqual({ [TOKEN_CHECK]: 1, [UPDATE]: 61 });
       expect(writes(sim)).toEqual(

@@ -71,7 +71,7 @@ describe("the published package", () => {
       bugs: { url: "https://github.com/pulumi-serviceapi/pulumi-serviceapi/issues" },
     });
     expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
-    // What the provider runs with, and nothing the simulator needs.
+    // What the provider and the catalog tool (its YAML catalog files) run with, and nothing the simulator needs.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       "@grpc/grpc-js",
       "@pulumi/pulumi",
@@ -80,8 +80,13 @@ describe("the published package", () => {
       "google-protobuf",
       "rrule",
       "undici",
+      "yaml",
       "zod",
     ]);
+    // The catalog tool's bin, and its program, which every catalog stack runs.
+    expect(pkg.bin).toEqual({ "serviceapi-catalog": "dist/provider/catalog/cli.js" });
+    expect(files).toContain("dist/provider/catalog/cli.js");
+    expect(files).toContain("dist/provider/catalog/program.js");
   });
 
   it("the simulator is a package of its own, with its bin and nothing of the client", () => {

@@ -9,23 +9,20 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
-import { productInputFailures } from "../resources/product";
+import { PRODUCT_FIELDS, productInputFailures, type ProductInputs } from "../resources/product";
 import { CatalogError } from "./errors";
+import { groupProblems } from "./layout";
 
-/** What a catalog entry may say: the Product's inputs, with the project by name or by id. */
-export interface CatalogEntry {
-  /** The project by name (looked up once per name per stack) … */
+/**
+ * What a catalog entry may say: the Product's inputs (its field table is the one declaration), with
+ * the project by name (`project`, resolved by the tool once per run) or by id (`projectId`).
+ */
+export type CatalogEntry = Omit<ProductInputs, "projectId"> & {
+  /** The project by name … */
   project?: string;
   /** … or by id. Exactly one of the two. */
   projectId?: string;
-  title: string;
-  slug?: string | null;
-  description?: string | null;
-  status?: string;
-  externalCheckoutUrl?: string | null;
-  onDelete?: string;
-  adoptId?: string;
-}
+};
 
 export interface CatalogProduct {
   key: string;
@@ -41,7 +38,9 @@ export type Catalog = Map<string, CatalogProduct>;
  * must be URN-safe: letters, digits, `.`, `_`, `-`, starting with a letter or digit.
  */
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-const FIELDS = new Set(["project", "projectId", "title", "slug", "description", "status", "externalCheckoutUrl", "onDelete", "adoptId"]);
+/** The entry's fields: `project`, then every input of the Product resource, in its table's order. */
+export const ENTRY_FIELDS: readonly string[] = ["project", ...Object.keys(PRODUCT_FIELDS.inputs)];
+const FIELDS = new Set(ENTRY_FIELDS);
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 /** A placeholder id for the checks when the entry names its project by name (the lookup gives the id at run time). */
 const SOME_ID = "00000000-0000-0000-0000-000000000000";
@@ -117,7 +116,10 @@ export function parseCatalog(files: { file: string; text: string }[]): Catalog {
 
 function collect(files: { file: string; text: string }[]): { catalog: Catalog; problems: string[] } {
   const catalog: Catalog = new Map();
-  const problems: string[] = [];
+  // Each file or folder directly in the catalog folder names its stacks (`layout.ts`).
+  const problems: string[] = groupProblems(files.map((f) => f.file));
+  /** Which key adopts which product: one product, one entry. */
+  const adopted = new Map<string, string>();
   for (const { file, text } of files) {
     let doc: unknown;
     try {
@@ -144,6 +146,13 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
         continue;
       }
       const entryProblems = checkEntry(raw);
+      const adoptId = (raw as CatalogEntry | null)?.adoptId;
+      if (entryProblems.length === 0 && typeof adoptId === "string") {
+        const other = adopted.get(adoptId.toLowerCase());
+        if (other !== undefined)
+          entryProblems.push(`adoptId names the same product as ${other}'s adoptId: one product, one entry (remove one of the two)`);
+        else adopted.set(adoptId.toLowerCase(), key);
+      }
       problems.push(...entryProblems.map((problem) => `${where}: ${problem}`));
       if (entryProblems.length === 0) catalog.set(key, { key, file, entry: raw as CatalogEntry });
     }
@@ -165,7 +174,7 @@ function checkEntry(raw: unknown): string[] {
   const { project: _project, ...inputs } = entry;
   // The Product resource's own checks (each names the field and the limit, never the value).
   for (const failure of productInputFailures({ ...inputs, projectId: hasId ? entry.projectId : SOME_ID })) {
-    if (!FIELDS.has(failure.reason.split(" ")[0]!)) continue; // already reported above, in catalog words
+    if (failure.field !== undefined && !FIELDS.has(failure.field)) continue; // already reported above, in catalog words
     problems.push(failure.reason);
   }
   return problems;

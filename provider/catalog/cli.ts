@@ -11,36 +11,55 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "../client";
 import { UserError } from "../resources/errors";
 import { CatalogError } from "./errors";
-import { EXIT, runPlan, runReport, runSplit, runStacks, type Output, type ToolOptions } from "./tool";
+import { EXIT, runPlan, runRecover, runReport, runSplit, runStacks, runWhere, type Output, type ToolOptions } from "./tool";
 import { Workspaces } from "./workspace";
 
-const USAGE = `usage: serviceapi-catalog <plan|preview|up|drift|destroy|split|report> [options]
+const USAGE = `usage: serviceapi-catalog <command> [options]
 
-  plan      the stacks a change touches (--json: for a CI matrix); no request, no write
-  preview   what up would do, per stack, in one report
-  up        splits stacks that grew past --stack-size, then deploys
-  drift     preview --refresh: what changed behind Pulumi's back (exit 7 when anything did)
+  plan      the stacks a change touches, the moves due, locked stacks (--json: for a CI matrix); no request, no write
+  preview   what up would do, per stack, field by field (old → new), in one report
+  up        makes the moves that are due (splits, entries moved between files), then deploys
+            --refresh: refresh each stack first, then set every drifted field back as the catalog declares
+  drift     what changed on the service behind Pulumi's back, per field (exit 7 when anything did)
+            --write: write the service's values of the drifted fields into the catalog files (for a pull request)
+  refresh   accepts the service's values into the stacks' state (the catalog is not changed)
   destroy   destroys every stack (products archived or given back as each says) and removes the stacks
-  split     only the splits that are due (pulumi state move; no request to the service)
+  split     only the moves that are due (pulumi state move; no request to the service)
+  recover   after a killed run: clears its locks, takes in its pending creates (nothing created twice)
+            --force-unlock: also a lock held by another machine's run; --create-anew KEY: a lost create that is not on the service
+  where     KEY...  the file, the stack and the id of each key
   report    FILE...  combines the --json reports of a CI matrix's jobs
 
 options:
   --catalog DIR        the catalog folder (default catalog/)
   --base GIT_REF       only the stacks whose products changed since GIT_REF
-  --stack NAME         only this stack (repeatable; a CI matrix job)
+  --stack NAME[,NAME]  only these stacks (repeatable; a CI matrix job)
   --parallel N         stacks at a time (default: the number of CPUs; drift: one more)
-  --stack-prefix P     stack names are P + the shard (default catalog-)
+  --stack-prefix P     stack names are P + the group + the shard (default catalog-)
   --stack-size N       a stack splits when it holds more products (default 250)
   --project NAME       the Pulumi project of the stacks (default serviceapi-catalog)
-  --work-dir DIR       the generated project folders (default .serviceapi-catalog/)
+  --work-dir DIR       the generated project folders, logs, journals (default .serviceapi-catalog/)
   --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token)
+  --batch-size N       plan --json: stacks per CI job in "batches" (default 8)
+  --journal DIR        recover: a killed runner's create journals (default: the work folder's journal/)
   --all                run every stack, even those a failed run before already finished
   --json               print the report as JSON
 
-Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other SERVICEAPI_* variables; state:
-PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE. Docs: docs/catalog.md`;
+Exit codes: 0 done; 1 a stack failed or is blocked (locked, pending operations); 2 refused before any
+stack ran; 7 drift found; 130 cancelled. Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other
+SERVICEAPI_* variables; state: PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE.
+Docs: docs/catalog.md`;
 
-const COMMANDS = ["plan", "preview", "up", "drift", "destroy", "split", "report"] as const;
+const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "report"] as const;
+/** Options that only one command takes, and that command. */
+const ONLY: Record<string, readonly string[]> = {
+  refresh: ["up"],
+  write: ["drift"],
+  "force-unlock": ["recover"],
+  "create-anew": ["recover"],
+  journal: ["recover"],
+  "batch-size": ["plan"],
+};
 
 export async function main(argv: string[], io: Output, signal: AbortSignal): Promise<number> {
   let parsed;
@@ -58,6 +77,12 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
         project: { type: "string", default: "serviceapi-catalog" },
         "work-dir": { type: "string", default: ".serviceapi-catalog" },
         config: { type: "string", multiple: true, default: [] },
+        "batch-size": { type: "string" },
+        journal: { type: "string", multiple: true, default: [] },
+        "create-anew": { type: "string", multiple: true, default: [] },
+        "force-unlock": { type: "boolean", default: false },
+        refresh: { type: "boolean", default: false },
+        write: { type: "boolean", default: false },
         all: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -77,8 +102,14 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
     if (!(COMMANDS as readonly string[]).includes(command)) {
       throw new CatalogError(`${command} is not a command: one of ${COMMANDS.join(", ")} (serviceapi-catalog --help)`);
     }
+    for (const [option, commands] of Object.entries(ONLY)) {
+      const given = values[option as keyof typeof values];
+      if (given !== undefined && given !== false && !(Array.isArray(given) && given.length === 0) && !commands.includes(command)) {
+        throw new CatalogError(`--${option} is an option of ${commands.join(", ")}, not of ${command}`);
+      }
+    }
     if (command === "report") return runReport(rest, io);
-    if (rest.length > 0) throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
+    if (rest.length > 0 && command !== "where") throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
     const options: ToolOptions = {
       catalogDir: resolve(values.catalog),
       workDir: resolve(values["work-dir"]),
@@ -92,21 +123,30 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
           ? availableParallelism() + (command === "drift" ? 1 : 0)
           : integer("--parallel", values.parallel, 1, 64),
       base: values.base,
-      stacks: values.stack,
+      // `--stack a,b` (a CI batch) as well as `--stack a --stack b`.
+      stacks: [...new Set(values.stack.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== ""))],
       json: values.json,
       all: values.all,
       config: config(values.config),
+      refresh: values.refresh,
+      write: values.write,
+      forceUnlock: values["force-unlock"],
+      createAnew: values["create-anew"],
+      journals: values.journal.map((dir) => resolve(dir)),
+      batchSize: values["batch-size"] === undefined ? 8 : integer("--batch-size", values["batch-size"], 1, 256),
     };
     const workspaces = new Workspaces({
       workDir: options.workDir,
       project: options.project,
       stackPrefix: options.stackPrefix,
-      config: options.config,
+      config: Object.fromEntries(Object.entries(options.config).filter(([key]) => key !== "serviceapi:adoptManaged")),
       env: {},
     });
     if (command === "plan") return await runPlan(options, workspaces, io);
     if (command === "split") return await runSplit(options, workspaces, io);
-    return await runStacks(command as "preview" | "up" | "drift" | "destroy", options, workspaces, io, signal);
+    if (command === "recover") return await runRecover(options, workspaces, io);
+    if (command === "where") return await runWhere(rest, options, workspaces, io);
+    return await runStacks(command as "preview" | "up" | "drift" | "refresh" | "destroy", options, workspaces, io, signal);
   } catch (error) {
     // A setting the client refuses (no token, a token too short, a bad URL) is a refusal too: one line, before any stack ran.
     if (error instanceof UserError || error instanceof ConfigError) {

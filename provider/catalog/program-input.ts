@@ -7,14 +7,20 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CatalogProduct } from "./catalog";
+import type { CatalogEntry } from "./catalog";
 
 export const PRODUCTS_ENV = "SERVICEAPI_CATALOG_PRODUCTS";
 const FILE = "products.json";
 
+/** A product as its stack's program declares it: the project already resolved to its id by the tool (one listing per run). */
+export interface ProgramProduct {
+  key: string;
+  entry: Omit<CatalogEntry, "project"> & { projectId: string };
+}
+
 export interface ProgramInput {
-  shard: string;
-  products: Pick<CatalogProduct, "key" | "entry">[];
+  stack: string;
+  products: ProgramProduct[];
 }
 
 /** Writes the input into a stack's project folder; returns the file's path (for the environment). */

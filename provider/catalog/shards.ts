@@ -7,16 +7,12 @@
  *  - adding or removing products never moves another product: its hash, and so its stack, is the same;
  *  - a stack that grows past `maxSize` splits in two (`0` → `00` and `01`), and only its own products
  *    move, half of them, with `pulumi state move` (`split.ts`); no other stack is touched;
- *  - the layout needs no file of its own: it is the set of stacks in the backend (`<prefix><bits>`),
- *    so every runner, every branch and every re-run agrees on it.
- * A fresh catalog starts from one stack holding everything and splits until no stack is over size.
+ *  - the layout needs no file of its own: it is the set of stacks in the backend (`layout.ts` names
+ *    them), so every runner, every branch and every re-run agrees on it.
+ * A fresh hash space starts from one stack holding everything and splits until no stack is over size.
+ * Each group of the catalog (a file or folder, `layout.ts`) is a hash space of its own.
  */
 import { createHash } from "node:crypto";
-import type { Catalog, CatalogProduct } from "./catalog";
-import { CatalogError } from "./errors";
-
-/** The suffix of the one stack that holds every product (the empty prefix). */
-const ROOT = "all";
 
 /** A stack's share of the hash space: a string of `0`/`1`, empty for the root. */
 export type Shard = string;
@@ -27,18 +23,9 @@ export function keyBits(key: string): string {
   return [...digest.subarray(0, 8)].map((byte) => byte.toString(2).padStart(8, "0")).join("");
 }
 
-export function stackName(prefix: string, shard: Shard): string {
-  return `${prefix}${shard === "" ? ROOT : shard}`;
-}
-
-/** The shard a stack name stands for, or `undefined` for a stack that is not one of the catalog's. */
-export function shardOf(prefix: string, stack: string): Shard | undefined {
-  // A backend may list `org/project/name` or just `name`.
-  const name = stack.split("/").pop()!;
-  if (!name.startsWith(prefix)) return undefined;
-  const rest = name.slice(prefix.length);
-  if (rest === ROOT) return "";
-  return /^[01]{1,64}$/.test(rest) ? rest : undefined;
+/** Anything with a key (a catalog product, a key in a state). */
+export interface Keyed {
+  key: string;
 }
 
 /** The stack layout: the shards, and each one's products. */
@@ -50,19 +37,18 @@ export class Layout {
   }
 
   /** The layout a catalog starts with: one stack, split while any is over `maxSize`. */
-  static initial(catalog: Catalog, maxSize: number): Layout {
-    return new Layout([""]).grown(catalog, maxSize).layout;
+  static initial(products: Iterable<Keyed>, maxSize: number): Layout {
+    return new Layout([""]).grown(products, maxSize).layout;
   }
 
   /**
-   * The stacks found in a backend (`stacks`): the layout is the stacks with no stack below them,
-   * which must cover the hash space exactly once — anything else means stacks were renamed or
-   * removed by hand, and no product may be guessed into one. A stack with stacks below it is a
-   * split that was interrupted (`split.ts`): returned with the shards it was splitting into.
+   * The shards of one hash space as found in a backend: the layout is the shards with no shard below
+   * them, which must cover the hash space exactly once. A shard with shards below it is a split that
+   * was interrupted (`moves.ts`): returned with the leaves it was splitting into. `holes` are the
+   * parts of the space no stack holds (a stack removed by hand), which the caller refuses to guess.
    */
-  static fromStacks(prefix: string, stacks: string[]): { layout: Layout; interrupted: Map<Shard, Shard[]> } | undefined {
-    const shards = [...new Set(stacks.map((stack) => shardOf(prefix, stack)).filter((shard): shard is Shard => shard !== undefined))];
-    if (shards.length === 0) return undefined;
+  static fromShards(found: Iterable<Shard>): { layout: Layout; interrupted: Map<Shard, Shard[]>; holes: Shard[] } {
+    const shards = [...new Set(found)];
     const stacked = new Set(shards);
     const hasBelow = (shard: Shard) => shards.some((other) => other !== shard && other.startsWith(shard));
     const interrupted = new Map<Shard, Shard[]>();
@@ -80,15 +66,7 @@ export class Layout {
       if (stacked.has(shard)) interrupted.set(shard, leaves);
       return leaves;
     };
-    const layout = new Layout(cover("", false));
-    if (holes.length > 0) {
-      throw new CatalogError(
-        `the backend's ${prefix}* stacks (${new Layout(shards).shards.map((s) => stackName(prefix, s)).join(", ")}) leave part of the catalog in no stack ` +
-          `(${holes.map((s) => stackName(prefix, s)).join(", ")} missing): they must come from this tool's splits. ` +
-          `Restore the missing stack from a backup of the backend, or see docs/catalog.md ("Stacks")`,
-      );
-    }
-    return { layout, interrupted };
+    return { layout: new Layout(cover("", false)), interrupted, holes };
   }
 
   /** The shard that holds `key`. */
@@ -101,9 +79,9 @@ export class Layout {
   }
 
   /** Every shard with its products (shards with none included: their stacks still exist). */
-  assign(catalog: Catalog): Map<Shard, CatalogProduct[]> {
-    const out = new Map<Shard, CatalogProduct[]>(this.shards.map((s) => [s, []]));
-    for (const product of catalog.values()) out.get(this.shardOf(product.key))!.push(product);
+  assign<T extends Keyed>(products: Iterable<T>): Map<Shard, T[]> {
+    const out = new Map<Shard, T[]>(this.shards.map((s) => [s, []]));
+    for (const product of products) out.get(this.shardOf(product.key))!.push(product);
     return out;
   }
 
@@ -111,8 +89,8 @@ export class Layout {
    * The layout after every shard over `maxSize` split (again and again, while a half is still over):
    * the new layout and, per shard that splits, the shards it becomes.
    */
-  grown(catalog: Catalog, maxSize: number): { layout: Layout; splits: Map<Shard, Shard[]> } {
-    const bitsByKey = [...catalog.keys()].map(keyBits);
+  grown(products: Iterable<Keyed>, maxSize: number): { layout: Layout; splits: Map<Shard, Shard[]> } {
+    const bitsByKey = [...products].map((p) => keyBits(p.key));
     const splits = new Map<Shard, Shard[]>();
     const shards: Shard[] = [];
     for (const shard of this.shards) {

@@ -1,51 +1,83 @@
 /**
- * One command on one stack, and what it did, read from the engine's events: which products it
- * creates, updates (with the field names, never values), replaces and deletes, how many requests
- * the provider says it sent (its summary line), and every error diagnostic as one line. A failed
- * stack is a result like any other, so it never hides another stack's.
+ * One command on one stack, and what it did, read from the engine's structured events (the
+ * Automation API's event stream) — never from the provider's message text:
+ *
+ * - each step's resource outputs event says which product is created, adopted, updated, replaced or
+ *   deleted, and carries the values before and after: an update's fields are the PATCH body `up`
+ *   sends (`productChanges`, the lifecycle's own rule) with the value the stack holds and the one
+ *   declared; a refresh's (drift) are the fields the service changed among those the stack manages
+ *   (`driftedFields`), recorded → live. Values are the engine's: a secret is `[secret]`, as in
+ *   `pulumi preview --diff`;
+ * - a completed create gives the record's id (the line printed at once, for a killed run's log);
+ * - error diagnostics, one line each, by key;
+ * - everything the engine printed goes to the stack's log file, named in the report of a failed stack.
+ *
+ * A failed stack is a result like any other, so it never hides another stack's.
  */
-import { isDeepStrictEqual } from "node:util";
-import type { EngineEvent, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { PRODUCT_FIELDS, PRODUCT_NULLABLE } from "../resources/product";
-import { RESTORE_STATUS } from "../resources/product/fields";
-import type { Shard } from "./shards";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { driftedFields, productChanges } from "../resources/product";
+import { isProductResource } from "../resources/product/recorded";
+import { isUnconfirmed } from "../resources/unconfirmed";
 
-export type Command = "preview" | "up" | "drift" | "destroy";
+export type RunCommand = "preview" | "up" | "drift" | "refresh" | "destroy";
+
+/** A field's value before and after, as the engine shows them (`[secret]` for a secret). */
+export interface FieldValue {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** One product in a report: its key, the fields that change (with values), and what happens to it in words. */
+export interface ProductLine {
+  key: string;
+  fields: FieldValue[];
+  what?: string;
+}
 
 export interface StackReport {
   stack: string;
-  shard: Shard;
-  command: Command;
-  status: "ok" | "failed" | "cancelled" | "skipped";
-  /** Products the catalog puts in this stack. */
+  command: RunCommand;
+  status: "ok" | "failed" | "cancelled" | "skipped" | "blocked";
+  /** Products in the stack. */
   products: number;
-  creates: string[];
-  updates: { key: string; fields: string[] }[];
-  replaces: { key: string; fields: string[] }[];
-  deletes: string[];
-  /** Requests to the service, as the provider processes counted them (their summary lines). */
+  creates: ProductLine[];
+  /** Creates that take over an existing product (`adoptId`), and placeholders of lost creates adopted. */
+  adopts: ProductLine[];
+  updates: ProductLine[];
+  replaces: ProductLine[];
+  deletes: ProductLine[];
+  /** drift and refresh: what the service changed behind Pulumi's back (recorded → live). */
+  drift: ProductLine[];
+  /** What a reviewer must see (locks, pending creates, products managed elsewhere, in-flight creates). */
+  notes: string[];
+  /** Requests to the service, as the shared pacer counted them for this stack. */
   requests: number;
-  /** One line per problem. */
   errors: string[];
   seconds: number;
-  /** The digest of the stack's products (resume: a stack done with the same products is not run again). */
+  /** The digest of the stack's products and settings (resume: a stack done with the same is not run again). */
   fingerprint: string;
+  /** The file with everything the engine printed for this stack in this run. */
+  log?: string;
+  /** Previewed in a throw-away backend: the stack does not exist yet (an up creates it). */
+  new?: boolean;
 }
 
-/** Summary lines of the provider (`resources/context.ts`): "this update sent 12 requests: …". */
-const SENT = /\bsent (\d+) requests?\b/;
-
-export function emptyReport(stack: string, shard: Shard, command: Command, products: number, fingerprint: string): StackReport {
+export function emptyReport(stack: string, command: RunCommand, products: number, fingerprint: string): StackReport {
   return {
     stack,
-    shard,
     command,
     status: "ok",
     products,
     creates: [],
+    adopts: [],
     updates: [],
     replaces: [],
     deletes: [],
+    drift: [],
+    notes: [],
     requests: 0,
     errors: [],
     seconds: 0,
@@ -53,117 +85,155 @@ export function emptyReport(stack: string, shard: Shard, command: Command, produ
   };
 }
 
-/**
- * The line each create prints the moment it returns (`resources/messages.ts`). After a kill it is the
- * one trace of a record the state may miss (docs/recovery.md), so the tool passes it on at once.
- */
-const CREATED = /serviceapi: created \w+ "[^"]*" \S+/;
+export interface RunStackOptions {
+  signal: AbortSignal;
+  /** Each create's record as it returns (up only). */
+  onCreated?: (key: string, id: string) => void;
+  /** URNs to leave alone (an up: placeholders of lost creates not yet adopted). */
+  exclude?: string[];
+  /** Refresh before (up --refresh). */
+  refresh?: boolean;
+  /** The log file. */
+  log?: string;
+}
 
-/**
- * Runs `command` on `stack`, collecting its report; never throws for the stack's own failure.
- * `onCreated` gets each create's line as it comes.
- */
-export async function runOnStack(
-  stack: Stack,
-  report: StackReport,
-  signal: AbortSignal,
-  parallel?: number,
-  onCreated?: (line: string) => void,
-): Promise<StackReport> {
+/** Runs `report.command` on `stack`, collecting its report; never throws for the stack's own failure. */
+export async function runOnStack(stack: Stack, report: StackReport, options: RunStackOptions): Promise<StackReport> {
   const started = performance.now();
-  const onEvent = (event: EngineEvent) => {
-    record(report, event);
-    const created = event.diagnosticEvent?.severity.startsWith("info") ? CREATED.exec(event.diagnosticEvent.message) : null;
-    if (created !== null) onCreated?.(created[0]);
+  const log = options.log;
+  if (log !== undefined) {
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, "");
+    report.log = log;
+  }
+  const write = (text: string) => {
+    if (log !== undefined) appendFileSync(log, text);
   };
+  const onEvent = (event: EngineEvent) => record(report, event, options);
+  const common = { onEvent, onOutput: write, onError: write, signal: options.signal };
   try {
     switch (report.command) {
       case "preview":
-        await stack.preview({ onEvent, signal, parallel });
+        await stack.preview(common);
         break;
       case "drift":
-        await stack.preview({ onEvent, signal, parallel, refresh: true });
+        // What changed on the service since the stacks last recorded it: refresh, previewed (nothing written).
+        await stack.previewRefresh({ ...common, runProgram: true });
+        break;
+      case "refresh":
+        await stack.refresh({ ...common, runProgram: true });
         break;
       case "up":
-        await stack.up({ onEvent, signal, parallel });
+        await stack.up({
+          ...common,
+          ...(options.refresh === true && { refresh: true, runProgram: true }),
+          ...(options.exclude !== undefined && options.exclude.length > 0 && { exclude: options.exclude }),
+        });
         break;
       case "destroy":
-        await stack.destroy({ onEvent, signal, parallel });
+        await stack.destroy(common);
         break;
     }
   } catch (error) {
-    report.status = signal.aborted ? "cancelled" : "failed";
-    // The engine's own diagnostics say what went wrong; the CLI's message is the fallback (its last line: Pulumi's summary of the failure).
-    if (report.errors.length === 0) report.errors.push(lastLine(error));
+    report.status = options.signal.aborted ? "cancelled" : "failed";
+    // The engine's own diagnostics say what went wrong; the CLI's message is the fallback.
+    if (report.errors.length === 0) report.errors.push(...meaningfulLines(error));
   }
   if (report.errors.length > 0 && report.status === "ok") report.status = "failed";
   report.seconds = Math.round(performance.now() - started) / 1000;
   return report;
 }
 
-function record(report: StackReport, event: EngineEvent): void {
-  const pre = event.resourcePreEvent?.metadata;
-  if (pre !== undefined && isProduct(pre.type)) {
-    const key = pre.urn.split("::").pop()!;
-    const fields = changedFields(pre);
-    switch (pre.op) {
-      case "create":
-        report.creates.push(key);
-        break;
-      case "update":
-        report.updates.push({ key, fields });
-        break;
-      case "replace":
-        report.replaces.push({ key, fields });
-        break;
-      case "delete":
-        report.deletes.push(key);
-        break;
-    }
-  }
+type Outputs = Record<string, unknown>;
+
+function record(report: StackReport, event: EngineEvent, options: RunStackOptions): void {
+  const step = event.resOutputsEvent?.metadata;
+  if (step !== undefined && isProduct(step)) recordStep(report, step, options);
   const diagnostic = event.diagnosticEvent;
-  if (diagnostic !== undefined) {
+  if (diagnostic?.severity === "error") {
     const text = diagnostic.message.trim();
-    const sent = SENT.exec(text);
-    if (sent !== null && diagnostic.severity.startsWith("info")) report.requests += Number(sent[1]);
-    if (diagnostic.severity === "error") {
+    // Pulumi's closing "update failed" repeats what the resources said.
+    if (!/^(update|preview|destroy|refresh) failed$/.test(text)) {
       const key = diagnostic.urn?.split("::").pop();
-      // Pulumi's closing "update failed" line repeats what the resources said.
-      if (!/^(update|preview|destroy|refresh) failed$/.test(text))
-        report.errors.push(key !== undefined && key !== "" ? `${key}: ${firstLine(text)}` : firstLine(text));
+      report.errors.push(key !== undefined && key !== "" ? `${key}: ${firstLines(text)}` : firstLines(text));
     }
   }
 }
 
-/**
- * The fields a step changes. A dynamic provider's diff carries no field names (Pulumi's Node.js
- * dynamic-provider server sends only "some changes"), so they are found here the way the lifecycle
- * finds them: each declared input against the record as the stack last saw it (its outputs — after
- * a refresh, the live record, which makes these the drifted fields). A field left out that the
- * program clears (description, slug, externalCheckoutUrl) counts when the record has a value, and
- * a status left out counts when a refresh found the product archived behind Pulumi's back (`up` sets it back).
- * Values are compared, never kept or printed; a secret is masked in events and never shows here.
- */
-export function changedFields(step: Pick<StepEventMetadata, "old" | "new" | "diffs">): string[] {
-  const news = step.new?.inputs ?? {};
-  const olds = { ...step.old?.inputs, ...step.old?.outputs };
-  const fields = Object.keys(PRODUCT_FIELDS.inputs).filter((field) => {
-    const declared = news[field];
-    const had = olds[field];
-    if (declared === undefined)
-      return (NULLABLE.has(field) && had !== undefined && had !== null) || (field === "status" && olds[RESTORE_STATUS] !== undefined);
-    return !isDeepStrictEqual(declared, had);
-  });
-  return fields.length > 0 ? fields : (step.diffs ?? []).filter((field) => !field.startsWith("__"));
+function isProduct(step: StepEventMetadata): boolean {
+  return isProductResource({ type: step.type, outputs: (step.new ?? step.old)?.outputs as Outputs | undefined });
 }
 
-const NULLABLE = new Set<string>(PRODUCT_NULLABLE);
-
-function isProduct(type: string): boolean {
-  return type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
+function recordStep(report: StackReport, step: StepEventMetadata, options: RunStackOptions): void {
+  const key = step.urn.split("::").pop()!;
+  const old = state(step.old);
+  const declared = inputsOf(step.new);
+  if (report.command === "drift" || report.command === "refresh") {
+    if (step.op === "update") {
+      const fields = driftedFields(old.outputs as never, state(step.new).outputs as never, old.inputs as never);
+      if (fields.length > 0) report.drift.push({ key, fields });
+    } else if (step.op === "delete") {
+      report.drift.push({ key, fields: [], what: "gone from the service (404): the refresh drops it from the stack" });
+    }
+    return;
+  }
+  switch (step.op) {
+    case "create": {
+      if (typeof declared.adoptId === "string") report.adopts.push({ key, fields: [], what: `adopts ${declared.adoptId}` });
+      else report.creates.push({ key, fields: [], what: `title ${JSON.stringify(declared.title)}` });
+      const id = step.new?.id;
+      if (report.command === "up" && typeof declared.adoptId !== "string" && id !== undefined && id !== "") options.onCreated?.(key, id);
+      break;
+    }
+    case "update": {
+      const fields: FieldValue[] = productChanges(old.outputs as never, declared as never);
+      // Fields only the stack keeps (nothing is sent for them).
+      for (const field of ["onDelete", "adoptId"]) {
+        const was = old.inputs[field] ?? (field === "onDelete" ? old.outputs.onDelete : undefined);
+        const now = declared[field] ?? (field === "onDelete" ? "archive" : undefined);
+        if (now !== undefined && now !== was) fields.push({ field, from: was ?? null, to: now });
+      }
+      report.updates.push({ key, fields });
+      break;
+    }
+    case "replace": {
+      if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string") {
+        report.adopts.push({ key, fields: [], what: `adopts ${declared.adoptId}, the record a killed or failed create made` });
+        break;
+      }
+      const fields = ["projectId", "adoptId"]
+        .filter((field) => (declared[field] ?? null) !== (old.inputs[field] ?? old.outputs[field] ?? null))
+        .map((field) => ({ field, from: old.inputs[field] ?? old.outputs[field] ?? null, to: declared[field] ?? null }));
+      report.replaces.push({ key, fields });
+      break;
+    }
+    case "delete":
+      report.deletes.push({ key, fields: [], what: fateOf(old.outputs) });
+      break;
+  }
 }
 
-function firstLine(text: string): string {
+/** What deleting does to the product, in words, from the state the engine shows (a secret record shows as `[secret]`, which is enough). */
+function fateOf(outputs: Outputs): string {
+  if (isUnconfirmed(outputs)) return "forgotten: its create was never confirmed, so there is nothing to archive";
+  if (outputs.onDelete === "retain") return "kept on the service as it is (onDelete: retain)";
+  const declared = Array.isArray(outputs.__declared) ? (outputs.__declared as string[]) : [];
+  if (declared.includes("onDelete") || outputs.__createdByThisStack === true) return "archived";
+  if (outputs.__takenOver !== undefined) return "given back as it was found (taken over, not archived)";
+  if (outputs.adoptId !== undefined) return "left as it is (adopted by an older version)";
+  return "archived";
+}
+
+function state(s: StepEventStateMetadata | undefined): { inputs: Outputs; outputs: Outputs } {
+  return { inputs: (s?.inputs ?? {}) as Outputs, outputs: (s?.outputs ?? {}) as Outputs };
+}
+
+/** Declared inputs, without the engine's own keys. */
+function inputsOf(s: StepEventStateMetadata | undefined): Outputs {
+  return Object.fromEntries(Object.entries((s?.inputs ?? {}) as Outputs).filter(([key]) => !key.startsWith("__")));
+}
+
+function firstLines(text: string): string {
   return text
     .split("\n")
     .map((line) => line.trim())
@@ -172,10 +242,13 @@ function firstLine(text: string): string {
     .join(" ");
 }
 
-function lastLine(error: unknown): string {
-  const lines = String((error as Error)?.message ?? error)
+/** The lines of a failed CLI run worth a report: its error lines, not the command line or the captured streams' headers. */
+function meaningfulLines(error: unknown): string[] {
+  const text = String((error as Error)?.message ?? error);
+  const lines = text
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("code:") && !line.startsWith("stdout:") && !line.startsWith("stderr:"));
-  return lines.pop() ?? "the command failed";
+    .filter((line) => line !== "" && !/^(code|stdout|stderr|commandResult|err\?):/.test(line));
+  const errors = lines.filter((line) => line.startsWith("error:"));
+  return [(errors.length > 0 ? errors.slice(0, 2) : lines.slice(-1)).join(" ") || "the command failed"];
 }

@@ -1,21 +1,26 @@
 /**
- * The commands of `serviceapi-catalog`: plan, preview, up, drift, destroy, split, report. Each
- * reads and checks the whole catalog first, finds the stack layout in the backend (`shards.ts`),
- * picks the stacks the run concerns (all, `--stack`, or those whose products changed since
- * `--base`), runs them `--parallel` at a time through the Automation API (`stack-run.ts`) with one
- * rate-limit pacer shared by every provider process, and prints one combined report.
+ * The commands of `serviceapi-catalog`, each through the same stages, one file each:
+ * discover (`discover.ts`: the catalog and the backend as they are) → plan (`plan.ts`: the layout,
+ * the moves, the stacks to run and what stops them) → run (`run.ts`, `stack-run.ts`) → report
+ * (`report.ts`). `recover` and `drift --write` act on what discover found (`recover.ts`,
+ * `write-back.ts`). This file only wires them per command and decides the exit code.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ServiceApiClient, startSharedPacer } from "../client";
+import { readFileSync } from "node:fs";
 import { readSettings } from "../resources/settings";
-import { compareCatalogs, fingerprint, readCatalog, readCatalogAt, type Catalog, type CatalogChange } from "./catalog";
+import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
+import { groupOf } from "./layout";
+import { makeMoves, retire } from "./moves";
+import { makePlan, type Command, type Plan } from "./plan";
+import { resolveProjects } from "./projects";
+import { recover } from "./recover";
 import { formatReport, totals, type RunReport } from "./report";
-import { Layout, stackName, type Shard } from "./shards";
-import { split } from "./split";
-import { emptyReport, runOnStack, type Command, type StackReport } from "./stack-run";
-import { Workspaces } from "./workspace";
+import { journalDir, runPlanned, type Output } from "./run";
+import type { RunCommand, StackReport } from "./stack-run";
+import type { Workspaces } from "./workspace";
+import { writeDrift } from "./write-back";
+
+export type { Output } from "./run";
 
 export interface ToolOptions {
   catalogDir: string;
@@ -29,96 +34,69 @@ export interface ToolOptions {
   json: boolean;
   all: boolean;
   config: Record<string, string>;
+  /** `up --refresh`: refresh each stack, then converge (the catalog wins). */
+  refresh: boolean;
+  /** `drift --write`: write the live values of drifted fields into the catalog files. */
+  write: boolean;
+  /** `recover --force-unlock`. */
+  forceUnlock: boolean;
+  /** `recover --create-anew KEY`. */
+  createAnew: string[];
+  /** `recover --journal DIR`. */
+  journals: string[];
+  /** `plan --batch-size N`: stacks per CI job. */
+  batchSize: number;
 }
 
-export interface Output {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-/** Exit codes: 0 done; 1 a stack failed; 2 refused before any stack ran; 7 drift found (as docs/gitops.md's gate); 130 cancelled. */
+/** Exit codes: 0 done; 1 a stack failed or is blocked; 2 refused before any stack ran; 7 drift found (as docs/gitops.md's gate); 130 cancelled. */
 export const EXIT = { ok: 0, failed: 1, refused: 2, drift: 7, cancelled: 130 } as const;
 
-interface Plan {
-  catalog: Catalog;
-  /** The layout in the backend now (or the one a fresh catalog starts with). */
-  current: Layout;
-  /** The layout after splits that are due (`up` makes them). */
-  grown: Layout;
-  splits: Map<Shard, Shard[]>;
-  interrupted: Map<Shard, Shard[]>;
-  fresh: boolean;
-  change?: CatalogChange;
-}
-
-export async function plan(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<Plan> {
-  const catalog = readCatalog(options.catalogDir);
-  const change =
-    options.base === undefined
-      ? undefined
-      : compareCatalogs(
-          readCatalogAt(options.base, options.catalogDir, (line) => io.err(line)),
-          catalog,
-        );
-  const found = Layout.fromStacks(options.stackPrefix, await workspaces.stackNames());
-  const current = found?.layout ?? Layout.initial(catalog, options.stackSize);
-  const { layout: grown, splits } = current.grown(catalog, options.stackSize);
-  return { catalog, current, grown, splits, interrupted: found?.interrupted ?? new Map(), fresh: found === undefined, change };
-}
-
-/** The shards a run concerns, in `layout`. */
-function targets(options: ToolOptions, layout: Layout, p: Plan): Shard[] {
-  if (options.stacks.length > 0) {
-    const byName = new Map(layout.shards.map((s) => [stackName(options.stackPrefix, s), s]));
-    return options.stacks.map((name) => {
-      const shard = byName.get(name);
-      // A stack the plan lists that a due split has not made yet (a deploy matrix run before its split job, say).
-      const due =
-        shard === undefined
-          ? [...p.splits].find(([, leaves]) => leaves.some((l) => stackName(options.stackPrefix, l) === name))
-          : undefined;
-      if (due !== undefined) {
-        const from = stackName(options.stackPrefix, due[0]);
-        throw new CatalogError(
-          `--stack ${name}: made by the split of ${from} that is due, which has not run yet: run \`serviceapi-catalog split\` first (until then a preview or drift runs on ${from})`,
-        );
-      }
-      if (shard === undefined) {
-        throw new CatalogError(
-          `--stack ${name}: not a stack of this catalog's layout (${layout.shards.length} stacks, e.g. ${stackName(options.stackPrefix, layout.shards[0]!)}): run \`serviceapi-catalog plan\` to list them`,
-        );
-      }
-      return shard;
-    });
-  }
-  if (p.change === undefined) return layout.shards;
-  const keys = [...p.change.added, ...p.change.changed, ...p.change.removed];
-  return [...new Set(keys.map((key) => layout.shardOf(key)))].sort();
-}
-
-function scope(options: ToolOptions, p: Plan): string | undefined {
-  if (options.stacks.length > 0) return `--stack ${options.stacks.join(", ")}`;
-  if (p.change === undefined) return undefined;
-  const { added, changed, removed } = p.change;
-  return `changed since ${options.base}: ${added.length} added, ${changed.length} changed, ${removed.length} removed`;
-}
-
-export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
-  const p = await plan(options, workspaces, io);
-  // What a deploy would run: the layout after its splits.
-  const shards = targets(options, p.grown, p);
-  const stacks = shards.map((s) => stackName(options.stackPrefix, s));
-  const sizes = p.grown.assign(p.catalog);
-  // Interrupted splits too: `split` (or `up`) finishes them, and a CI runs its one split job before the deploys when any is listed.
-  const splits = [...[...p.interrupted].map((s) => [...s, true] as const), ...[...p.splits].map((s) => [...s, false] as const)].map(
-    ([from, into, interrupted]) => ({
-      from: stackName(options.stackPrefix, from),
-      into: into.map((s) => stackName(options.stackPrefix, s)),
-      interrupted,
-    }),
+async function discovered(options: ToolOptions, workspaces: Workspaces, io: Output, elsewhere: boolean): Promise<Discovery> {
+  return discover(
+    {
+      catalogDir: options.catalogDir,
+      base: options.base,
+      project: options.project,
+      stackPrefix: options.stackPrefix,
+      elsewhere,
+      pulumi: (await workspaces.cli()).command,
+      cwd: await workspaces.projectDir(),
+      env: { ...process.env, ...workspaces.options.env },
+    },
+    (line) => io.err(line),
   );
-  // A preview (or drift) splits nothing: it runs on the stacks as they are now, where a stack due to split still holds its halves' products.
-  const now = options.stacks.length > 0 ? stacks : targets(options, p.current, p).map((s) => stackName(options.stackPrefix, s));
+}
+
+function planned(discovery: Discovery, options: ToolOptions, command: Command): Plan {
+  return makePlan(discovery, {
+    command,
+    stackPrefix: options.stackPrefix,
+    stackSize: options.stackSize,
+    stacks: options.stacks,
+    base: options.base,
+    adoptManaged: options.config["serviceapi:adoptManaged"] === "allow",
+  });
+}
+
+function scope(options: ToolOptions, discovery: Discovery): string | undefined {
+  if (options.stacks.length > 0) return `--stack ${options.stacks.join(",")}`;
+  const change = discovery.change;
+  if (change === undefined) return undefined;
+  return `changed since ${options.base}: ${change.added.length} added, ${change.changed.length} changed, ${change.removed.length} removed`;
+}
+
+/** `plan`: the stacks a change touches, for a person or a CI matrix; no request, no write. */
+export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  const discovery = await discovered(options, workspaces, io, true);
+  const deploy = planned(discovery, options, "up");
+  const preview = planned(discovery, options, "preview");
+  const stacks = deploy.runs.map((r) => r.name);
+  const previewStacks = preview.runs.map((r) => r.name);
+  const blocked = [...discovery.stacks.values()]
+    .map((facts) => ({ stack: facts.name, reasons: preview.runs.find((r) => r.name === facts.name)?.blocked ?? [] }))
+    .filter((b) => b.reasons.length > 0);
+  const notes = [...deploy.notes, ...preview.runs.flatMap((r) => r.notes.filter((n) => !r.blocked.includes(n)))];
+  const fresh = discovery.stacks.size === 0;
   if (options.json) {
     io.out(
       JSON.stringify({
@@ -126,146 +104,197 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
         // `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}` in GitHub Actions; `any` guards an empty matrix, which Actions refuses.
         matrix: { stack: stacks },
         any: stacks.length > 0,
-        preview: { matrix: { stack: now }, any: now.length > 0 },
-        splits,
-        change: p.change ?? null,
-        layout: { stacks: p.grown.shards.length, products: p.catalog.size, fresh: p.fresh },
+        preview: { matrix: { stack: previewStacks }, any: previewStacks.length > 0 },
+        // Stacks per CI job: `--stack "$BATCH"` (comma-separated) runs a batch in one job, its stacks in parallel sharing one pacer.
+        batches: { deploy: batches(stacks, options.batchSize), preview: batches(previewStacks, options.batchSize) },
+        splits: deploy.splits,
+        moves: deploy.moves,
+        blocked,
+        notes,
+        change: discovery.change ?? null,
+        layout: { stacks: deploy.target.stacks().length, products: discovery.catalog.size, fresh },
       }),
     );
     return EXIT.ok;
   }
   io.out(
-    `${p.catalog.size} products in ${p.grown.shards.length} stack(s) of at most ${options.stackSize}` +
-      (p.fresh ? " (no stack yet: `up` creates them)" : ""),
+    `${discovery.catalog.size} products in ${deploy.target.stacks().length} stack(s) of at most ${options.stackSize}` +
+      (fresh ? " (no stack yet: `up` creates them)" : ""),
   );
-  for (const s of splits) {
+  for (const s of deploy.splits) {
     io.out(
       `split ${s.interrupted ? "interrupted" : "due"}: ${s.from} → ${s.into.join(", ")} (${s.interrupted ? "finished by" : "at"} the next split or up; no request to the service)`,
     );
   }
-  if (p.change !== undefined) io.out(scope(options, p)!);
-  io.out(
-    `${p.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
-  );
-  for (const shard of shards) io.out(`  ${stackName(options.stackPrefix, shard)} (${sizes.get(shard)!.length} products)`);
-  if (p.splits.size > 0) io.out(`a preview (or drift) runs before the split, on: ${now.length === 0 ? "none" : now.join(", ")}`);
+  const otherMoves = deploy.moves.filter((m) => !deploy.splits.some((s) => s.from === m.from));
+  if (otherMoves.length > 0) {
+    io.out(
+      `moves due: ${otherMoves.length} product(s) to the stacks of their files (${describeMoves(otherMoves)}) at the next split or up; pulumi state move, no request to the service`,
+    );
+  }
+  for (const b of blocked) for (const reason of b.reasons) io.out(`${b.stack}: ${reason}`);
+  for (const note of notes) io.out(`! ${note}`);
+  if (discovery.change !== undefined) io.out(scope(options, discovery)!);
+  io.out(`${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`);
+  for (const run of deploy.runs) io.out(`  ${run.name} (${run.products.length} products)`);
+  const differs = previewStacks.join() !== stacks.join();
+  if (differs) io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   return EXIT.ok;
 }
 
-/** preview, up, drift, destroy. */
-export async function runStacks(
-  command: Command,
-  options: ToolOptions,
-  workspaces: Workspaces,
-  io: Output,
-  signal: AbortSignal,
-): Promise<number> {
-  checkSettings(options);
-  const p = await plan(options, workspaces, io);
-  if (p.fresh && command === "destroy") {
+/** preview, up, drift, refresh, destroy. */
+export async function runStacks(command: RunCommand, options: ToolOptions, workspaces: Workspaces, io: Output, signal: AbortSignal): Promise<number> {
+  const settings = checkSettings(options);
+  const discovery = await discovered(options, workspaces, io, command !== "destroy");
+  if (discovery.stacks.size === 0 && command === "destroy") {
     io.out(`no ${options.stackPrefix}* stack of project ${options.project} in this backend: nothing to destroy`);
     return EXIT.ok;
   }
-  const log = (line: string) => (options.json ? io.err(line) : io.out(line));
+  const plan = planned(discovery, options, command);
+  // A matrix job runs one batch of stacks; the moves are one job's (split), before the deploys, so a batch never moves state.
+  if (command === "up" && options.stacks.length > 0) {
+    const involved = plan.moves.filter((m) => options.stacks.includes(m.to) || options.stacks.includes(m.from));
+    if (involved.length > 0) {
+      throw new CatalogError(
+        `--stack ${options.stacks.join(",")}: ${involved.length} product(s) must move into or out of these stacks first ` +
+          `(${describeMoves(involved)}): run \`serviceapi-catalog split\` first (the plan job's output lists it)`,
+      );
+    }
+  }
+  // The project listing checks the token once, before any stack: a refused token is one request, not one per stack.
+  const projects = await resolveProjects(command === "destroy" ? new Map() : discovery.catalog, settings);
   const splitLines: string[] = [];
-  let layout = p.current;
-  // With --stack (a CI matrix job) several runs go at once: only one run may move state, so none of them finishes a split.
-  if (p.interrupted.size > 0 && ((command !== "up" && command !== "destroy") || options.stacks.length > 0)) {
-    const names = [...p.interrupted.keys()].map((s) => stackName(options.stackPrefix, s));
-    throw new CatalogError(
-      `a split of ${names.join(", ")} was interrupted: run \`serviceapi-catalog split\` (or up) to finish it, then ${command} again`,
-    );
-  }
-  await checkToken(options);
-  if (command === "up" || command === "destroy") {
-    // Finish interrupted splits, deepest first, then (up only) make the splits that are due.
-    for (const [shard, leaves] of [...p.interrupted].sort(([a], [b]) => b.length - a.length)) {
-      splitLines.push(describeSplit(await split(workspaces, shard, leaves, log)));
+  // Progress on stderr as each move is made; the report lists them too.
+  if (command === "up" && options.stacks.length === 0) splitLines.push(...(await makeMoves(workspaces, plan, (line) => io.err(line))));
+  const reports = await runPlanned(
+    plan,
+    {
+      command,
+      workDir: options.workDir,
+      parallel: options.parallel,
+      all: options.all,
+      refresh: options.refresh,
+      settings: fingerprintSettings(options),
+      projects: projects.ids,
+      json: options.json,
+    },
+    workspaces,
+    io,
+    signal,
+  );
+  // Stacks the moves emptied and the layout no longer has (a stack that still held products ran above, and went then).
+  if (command === "up" && options.stacks.length === 0) {
+    for (const name of plan.retired.filter((n) => !plan.runs.some((r) => r.name === n))) {
+      const removed = await retire(workspaces, name);
+      if (removed !== undefined) splitLines.push(removed);
     }
   }
-  if (command === "up") {
-    if (options.stacks.length > 0 && p.splits.size > 0) {
-      const due = [...p.splits.keys()].map((s) => stackName(options.stackPrefix, s));
-      if (options.stacks.some((name) => due.includes(name))) {
-        throw new CatalogError(
-          `${due.join(", ")} must split before an up of one stack: run \`serviceapi-catalog split\` first (the plan job's output lists it)`,
-        );
-      }
-    } else {
-      for (const [shard, leaves] of p.splits) splitLines.push(describeSplit(await split(workspaces, shard, leaves, log)));
-      layout = p.grown;
-    }
-  }
-  const shards = command === "destroy" && options.stacks.length === 0 ? layout.shards : targets(options, layout, p);
-  const assigned = layout.assign(p.catalog);
-  const last = readLast(options, command);
-  const reports = shards.map((shard) => {
-    const products = assigned.get(shard) ?? [];
-    return emptyReport(stackName(options.stackPrefix, shard), shard, command, products.length, fingerprint(products));
-  });
-  // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products.
-  if (last !== undefined && !options.all && Object.values(last).some((r) => r.status !== "ok")) {
-    for (const report of reports) {
-      if (last[report.stack]?.status === "ok" && last[report.stack]?.fingerprint === report.fingerprint) report.status = "skipped";
-    }
-  }
-  // One pacer for every process of every stack (the limit is the token's); each stack's URL carries
-  // its name, so the pacer also counts each stack's requests — its program's lookups included.
-  const pacer = await startSharedPacer();
-  try {
-    await pool(
-      reports.filter((r) => r.status !== "skipped"),
-      options.parallel,
-      async (report) => {
-        if (signal.aborted) {
-          report.status = "cancelled";
-          return;
-        }
-        try {
-          const stack = await workspaces.stack(report.shard, assigned.get(report.shard) ?? [], {
-            SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack),
-          });
-          // On stderr at once, as `pulumi up` prints it: a killed run's log then still names every record it made (docs/recovery.md).
-          await runOnStack(stack, report, signal, undefined, (line) => io.err(`${report.stack}: ${line}`));
-          // The providers' own summary lines miss the program's lookups; the pacer saw every attempt (unless a process could not reach it).
-          report.requests = Math.max(report.requests, pacer.stats().acquiredBy[report.stack] ?? 0);
-          if (command === "destroy" && report.status === "ok") await stack.workspace.removeStack(report.stack);
-        } catch (error) {
-          report.status = signal.aborted ? "cancelled" : "failed";
-          report.errors.push(String((error as Error).message ?? error).split("\n")[0]!);
-        }
-        if (!options.json) io.err(`${report.stack}: ${report.status} (${report.seconds.toFixed(1)} s)`);
-      },
-    );
-  } finally {
-    await pacer.close();
-  }
-  writeLast(options, command, reports);
   const run: RunReport = {
-    command,
-    stacks: layout.shards.length,
-    scope: scope(options, p),
+    command: command === "up" && options.refresh ? "up --refresh" : command,
+    stacks: plan.target.stacks().length,
+    scope: scope(options, discovery),
     splits: splitLines,
+    notes: plan.notes,
     results: reports,
-    // The token check before any stack ran.
-    requests: 1,
+    requests: projects.requests,
+    next: command === "drift" ? nextAfterDrift(reports, options) : command === "refresh" ? nextAfterRefresh(reports) : undefined,
   };
+  if (command === "drift" && options.write) {
+    const written = writeDrift(options.catalogDir, discovery.catalog, reports.flatMap((r) => r.drift));
+    if (written.length > 0) {
+      run.next = [
+        `wrote the service's values into the catalog (review with \`git diff\`, commit to keep them; the deploy after the merge sends nothing for them):`,
+        ...written.map((line) => `  ${line}`),
+      ];
+    }
+  }
   io.out(options.json ? JSON.stringify(run) : formatReport(run));
   const t = totals(reports);
   if (signal.aborted) return EXIT.cancelled;
-  if (t.failed > 0) return EXIT.failed;
-  if (command === "drift" && t.creates + t.updates + t.replaces + t.deletes > 0) return EXIT.drift;
+  if (t.failed > 0 || t.blocked > 0) return EXIT.failed;
+  if (command === "drift" && t.drift > 0) return EXIT.drift;
   return EXIT.ok;
 }
 
-/** `split`: finishes interrupted splits and makes the due ones, and nothing else (0 requests to the service). */
+/** What `drift` says last: the commands that fix what it found, for the stacks that drifted. */
+function nextAfterDrift(reports: StackReport[], options: ToolOptions): string[] | undefined {
+  const drifted = reports.filter((r) => r.drift.length > 0).map((r) => r.stack);
+  if (drifted.length === 0) return undefined;
+  const stacks = `--stack ${drifted.join(",")}`;
+  return [
+    `To set them back as the catalog declares: serviceapi-catalog up --refresh ${stacks}`,
+    `To keep the service's values: serviceapi-catalog drift --write ${stacks}${options.write ? "" : " (writes them into the catalog files for a pull request)"}, or serviceapi-catalog refresh ${stacks} (only into the stacks' state: the next up sets them back unless the catalog changes)`,
+  ];
+}
+
+/** What `refresh` says last when it accepted values: the catalog still declares the old ones. */
+function nextAfterRefresh(reports: StackReport[]): string[] | undefined {
+  const accepted = reports.filter((r) => r.drift.length > 0).map((r) => r.stack);
+  if (accepted.length === 0) return undefined;
+  return [
+    `The stacks' state now holds the service's values, and the catalog still declares the ones before: \`serviceapi-catalog preview\` shows them, ` +
+      `and the next up of ${accepted.join(", ")} sets them back unless the catalog changes to the service's values.`,
+  ];
+}
+
+/** `split`: the moves that are due (splits, entries moved between files, the layout of 0.1), and nothing else (0 requests to the service). */
 export async function runSplit(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
-  const p = await plan(options, workspaces, io);
-  const log = (line: string) => io.out(line);
-  for (const [shard, leaves] of [...p.interrupted].sort(([a], [b]) => b.length - a.length)) await split(workspaces, shard, leaves, log);
-  for (const [shard, leaves] of p.splits) await split(workspaces, shard, leaves, log);
-  if (p.interrupted.size === 0 && p.splits.size === 0) io.out(`no split due: every stack holds at most ${options.stackSize} products`);
+  const discovery = await discovered(options, workspaces, io, false);
+  const plan = planned(discovery, options, "split");
+  const lines = await makeMoves(workspaces, plan, (line) => io.out(line));
+  // Stacks the moves emptied and the layout no longer has.
+  for (const name of plan.retired) {
+    const removed = await retire(workspaces, name);
+    if (removed !== undefined) io.out(removed);
+  }
+  if (lines.length === 0) io.out(`no move due: every product is in its stack, every stack holds at most ${options.stackSize} products`);
+  for (const note of plan.notes) io.out(`! ${note}`);
   return EXIT.ok;
+}
+
+/** `recover`: locks and pending operations a killed run left (`recover.ts`). */
+export async function runRecover(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  checkSettings(options);
+  const discovery = await discovered(options, workspaces, io, false);
+  const results = await recover(
+    discovery,
+    {
+      stacks: options.stacks,
+      forceUnlock: options.forceUnlock,
+      createAnew: options.createAnew,
+      journals: options.journals.length > 0 ? options.journals : [journalDir(options.workDir)],
+    },
+    workspaces,
+    io,
+  );
+  return results.some((r) => r.refused) ? EXIT.failed : EXIT.ok;
+}
+
+/** `where KEY…`: each key's file, its stack now (from the states) and after the due moves; no request. */
+export async function runWhere(keys: string[], options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  if (keys.length === 0) throw new CatalogError("where: give the keys to look up (serviceapi-catalog where KEY…)");
+  const discovery = await discovered(options, workspaces, io, false);
+  const plan = planned(discovery, options, "up");
+  let missing = 0;
+  for (const key of keys) {
+    const product = discovery.catalog.get(key);
+    const now = [...discovery.stacks.values()].find((s) => s.products.has(key) || s.pending.some((p) => p.key === key));
+    const target = plan.runs.find((r) => r.products.some((p) => p.key === key))?.name;
+    const deployed = now?.products.get(key);
+    const state =
+      now === undefined
+        ? "in no stack yet (the next up creates it)"
+        : `in ${now.name}${deployed !== undefined ? ` (id ${deployed.id}${deployed.unconfirmed ? ", a lost create" : ""})` : " (a pending create)"}`;
+    if (product === undefined && now === undefined) {
+      io.out(`${key}: not in the catalog, and in no stack of it`);
+      missing += 1;
+    } else if (product === undefined) io.out(`${key}: not in the catalog; ${state}: the next up of ${now!.name} removes it`);
+    else {
+      const move = target !== undefined && now !== undefined && target !== now.name ? `; moves to ${target} at the next split or up` : "";
+      io.out(`${key}: ${product.file} (group ${groupOf(product.file)}); ${state}${move}${now === undefined && target ? `: ${target}` : ""}`);
+    }
+  }
+  return missing > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /** `report FILE…`: the JSON reports of a matrix's jobs, as one. */
@@ -274,7 +303,9 @@ export function runReport(files: string[], io: Output): number {
     throw new CatalogError("report: give the JSON files the matrix jobs wrote (serviceapi-catalog preview --stack NAME --json > FILE)");
   const runs = files.map((file) => {
     try {
-      return JSON.parse(readFileSync(file, "utf8")) as RunReport;
+      const run = JSON.parse(readFileSync(file, "utf8")) as RunReport;
+      if (!Array.isArray(run.results)) throw new Error("no results");
+      return run;
     } catch {
       throw new CatalogError(`report: ${file} is not a report serviceapi-catalog wrote with --json`);
     }
@@ -284,75 +315,50 @@ export function runReport(files: string[], io: Output): number {
     stacks: Math.max(...runs.map((r) => r.stacks)),
     scope: runs[0]!.scope?.startsWith("--stack") ? undefined : runs[0]!.scope,
     splits: runs.flatMap((r) => r.splits),
+    notes: [...new Set(runs.flatMap((r) => r.notes ?? []))],
     results: runs.flatMap((r) => r.results),
-    // Each job checked the token once.
+    // Each job listed the projects once.
     requests: runs.reduce((sum, r) => sum + (r.requests ?? 0), 0),
+    next: runs.find((r) => r.next !== undefined)?.next,
   };
   io.out(formatReport(combined));
-  return totals(combined.results).failed > 0 ? EXIT.failed : EXIT.ok;
+  const t = totals(combined.results);
+  return t.failed > 0 || t.blocked > 0 ? EXIT.failed : combined.command === "drift" && t.drift > 0 ? EXIT.drift : EXIT.ok;
 }
 
-function describeSplit(step: Awaited<ReturnType<typeof split>>): string {
-  return `split ${step.from} into ${step.into.map((i) => `${i.stack} (${i.moved} moved)`).join(", ")} with pulumi state move`;
+function describeMoves(moves: { key: string; from: string; to: string }[]): string {
+  const pairs = new Map<string, number>();
+  for (const m of moves) pairs.set(`${m.from} → ${m.to}`, (pairs.get(`${m.from} → ${m.to}`) ?? 0) + 1);
+  const shown = [...pairs].slice(0, 4).map(([pair, n]) => `${pair}: ${n}`);
+  return pairs.size > 4 ? `${shown.join(", ")}, …` : shown.join(", ");
+}
+
+function batches(stacks: string[], size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < stacks.length; i += size) out.push(stacks.slice(i, i + size).join(","));
+  return out;
 }
 
 /** The settings every provider process will read, checked once here with the provider's own messages. */
-function checkSettings(options: ToolOptions): void {
+function checkSettings(options: ToolOptions) {
   if (options.config["serviceapi:token"] !== undefined) {
     throw new CatalogError(
       "--config serviceapi:token: the token is not taken on the command line (it would show in process lists and CI logs): set SERVICEAPI_TOKEN",
     );
   }
-  readSettings((key) => options.config[`serviceapi:${key}`]);
-}
-
-/**
- * One request before any stack runs: a refused token is then one refused request, not one per
- * stack (each stack's provider process would otherwise find out for itself).
- */
-async function checkToken(options: ToolOptions): Promise<void> {
-  const { client: settings } = readSettings((key) => options.config[`serviceapi:${key}`]);
-  const client = new ServiceApiClient({ ...settings, maxRetries: 1 });
-  try {
-    for await (const _page of client.listProjects({ limit: 1 }).pages()) break;
-  } catch (error) {
-    throw new CatalogError(`no stack was run: ${(error as Error).message}`);
-  } finally {
-    await client.close();
+  const adopt = options.config["serviceapi:adoptManaged"];
+  if (adopt !== undefined && adopt !== "allow" && adopt !== "refuse") {
+    throw new CatalogError('--config serviceapi:adoptManaged must be "refuse" (the default) or "allow"');
   }
+  return readSettings((key) => (key === "adoptManaged" ? undefined : options.config[`serviceapi:${key}`])).client;
 }
 
-async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
+/** What a stack's providers run with besides its products: a changed setting makes a resumed run run it again. */
+function fingerprintSettings(options: ToolOptions): Record<string, string> {
+  const env = process.env;
+  return {
+    ...options.config,
+    ...(env.SERVICEAPI_BASE_URL !== undefined && { SERVICEAPI_BASE_URL: env.SERVICEAPI_BASE_URL }),
+    ...(env.SERVICEAPI_PUBLIC_BASE_URL !== undefined && { SERVICEAPI_PUBLIC_BASE_URL: env.SERVICEAPI_PUBLIC_BASE_URL }),
   };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-}
-
-type Last = Record<string, { status: StackReport["status"]; fingerprint: string }>;
-
-function lastFile(options: ToolOptions, command: Command): string {
-  return join(options.workDir, `last-${command}.json`);
-}
-
-function readLast(options: ToolOptions, command: Command): Last | undefined {
-  const file = lastFile(options, command);
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Last;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeLast(options: ToolOptions, command: Command, reports: StackReport[]): void {
-  const previous = readLast(options, command) ?? {};
-  const last: Last = {};
-  for (const r of reports) {
-    // A skipped stack keeps what the run before recorded for it.
-    last[r.stack] = r.status === "skipped" && previous[r.stack] ? previous[r.stack]! : { status: r.status, fingerprint: r.fingerprint };
-  }
-  mkdirSync(options.workDir, { recursive: true });
-  writeFileSync(lastFile(options, command), JSON.stringify(last, null, 2));
 }

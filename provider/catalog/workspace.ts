@@ -13,10 +13,8 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
-import type { CatalogProduct } from "./catalog";
 import { CatalogError } from "./errors";
-import { PRODUCTS_ENV, writeProgramInput } from "./program-input";
-import { stackName, type Shard } from "./shards";
+import { PRODUCTS_ENV, writeProgramInput, type ProgramProduct } from "./program-input";
 
 /**
  * Pulumi's PostgreSQL backend (3.248) reads the stacks of `pulumi stack ls` with
@@ -37,8 +35,10 @@ export interface WorkspaceOptions {
   stackPrefix: string;
   /** `serviceapi:*` settings given with `--config`, written into every stack's Pulumi.yaml (never the token). */
   config: Record<string, string>;
-  /** More environment for every `pulumi` command (the shared pacer's URL). */
+  /** More environment for every `pulumi` command (a throw-away backend's URL for stacks a preview cannot find). */
   env: Record<string, string>;
+  /** The folder under the work folder for the stacks' project folders (default `stacks`). */
+  folder?: string;
 }
 
 export class Workspaces {
@@ -63,44 +63,40 @@ export class Workspaces {
     return this.#cli;
   }
 
-  /** A workspace of the catalog's project, for listing its stacks. */
-  async project(): Promise<LocalWorkspace> {
-    return this.#workspace(join(this.#options.workDir, "project"), {});
-  }
-
-  /** The stacks of the catalog's project in the backend, by name. */
-  async stackNames(): Promise<string[]> {
-    const ws = await this.project();
-    return (await ws.listStacks()).map((s) => s.name);
+  /** The folder `pulumi` commands about the whole backend run in (the CLI needs a project folder). */
+  async projectDir(): Promise<string> {
+    const dir = join(this.#options.workDir, "project");
+    await this.#workspace(dir, {});
+    return dir;
   }
 
   /**
-   * The stack of a shard, created in the backend if it is not there yet (no request to the
-   * service). With `products`, its program declares them (for preview, up, drift); `more` is
-   * environment for its `pulumi` commands (the shared pacer's URL).
+   * A stack, created in the backend if it is not there yet (no request to the service). With
+   * `products`, its program declares them (for preview, up, drift); `more` is environment for its
+   * `pulumi` commands (the shared pacer's URL, the create journal).
    */
-  async stack(shard: Shard, products?: CatalogProduct[], more: Record<string, string> = {}): Promise<Stack> {
-    const name = stackName(this.#options.stackPrefix, shard);
-    const dir = join(this.#options.workDir, "stacks", name);
+  async stack(name: string, products?: ProgramProduct[], more: Record<string, string> = {}): Promise<Stack> {
+    const dir = join(this.#options.workDir, this.#options.folder ?? "stacks", name);
     const env: Record<string, string> = { ...more };
     if (products !== undefined) {
       mkdirSync(dir, { recursive: true });
-      env[PRODUCTS_ENV] = writeProgramInput(dir, { shard, products: products.map(({ key, entry }) => ({ key, entry })) });
+      env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, products });
     }
     return Stack.createOrSelect(name, await this.#workspace(dir, env));
   }
 
-  /** A stack's workspace for `pulumi` commands the Automation API has no method for (`state move`). */
-  async run(shard: Shard, args: string[]): Promise<void> {
-    const stack = await this.stack(shard);
+  /** A `pulumi` command on a stack the Automation API has no method for (`state move`, `cancel`, `state delete`); returns its stdout. */
+  async run(name: string, args: string[]): Promise<string> {
+    const stack = await this.stack(name);
     const ws = stack.workspace as LocalWorkspace;
     const cli = await this.cli();
     try {
-      await promisify(execFile)(cli.command, [...args, "--non-interactive"], {
+      const { stdout } = await promisify(execFile)(cli.command, [...args, "--non-interactive"], {
         cwd: ws.workDir,
         env: { ...process.env, ...ws.envVars },
         maxBuffer: 64 * 1024 * 1024,
       });
+      return stdout;
     } catch (error) {
       const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
       throw new Error(`pulumi ${args.slice(0, 2).join(" ")} failed: ${stderr.split("\n").pop() || (error as Error).message}`, {

@@ -32,7 +32,7 @@ export class Failures {
   readonly list: CheckFailure[] = [];
 
   add(field: string, problem: string): void {
-    this.list.push({ property: "", reason: `${field} ${problem}` });
+    this.list.push({ property: "", reason: `${field} ${problem}`, field });
   }
 }
 

@@ -24,6 +24,8 @@ export type Values = Record<string, unknown>;
 export interface CheckFailure {
   property: string;
   reason: string;
+  /** The field the reason names (for callers that report in their own words, as the catalog tool does); never sent to the engine. */
+  field?: string;
 }
 
 interface Named {

@@ -4,6 +4,7 @@
  */
 import type { ProviderContext } from "./context";
 import { docsLink } from "./docs-link";
+import { journalCreate } from "./journal";
 
 /** `Product "pro" (id 0b3f…)`, or `Product 0b3f…` for state written before the name was kept. */
 export function label(type: string, id: string, name: string | undefined): string {
@@ -17,6 +18,8 @@ export function label(type: string, id: string, name: string | undefined): strin
  * `adoptId` instead of being created twice (docs/recovery.md).
  */
 export function logCreated(ctx: ProviderContext, type: string, id: string, name: string | undefined): void {
+  const problem = journalCreate({ type, name: name ?? "", id, urn: ctx.urn(), at: new Date().toISOString() });
+  if (problem !== undefined) ctx.once("warning", problem);
   ctx.info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
 }
 

@@ -25,8 +25,10 @@ export const UNCONFIRMED = "__unconfirmedCreate";
 export interface UnconfirmedCreate {
   /** `products.create`, `tasks.create`. */
   operation: string;
-  /** When the create was sent, ISO 8601. */
+  /** When the create was sent, ISO 8601 (for a killed run's create: when it was taken in as a placeholder). */
   at: string;
+  /** The create was in flight when its `pulumi up` was killed (a pending create taken in by `serviceapi-catalog recover`). */
+  killed?: true;
 }
 
 /** A create that may have reached the service: its outcome is unknown. */
@@ -39,8 +41,8 @@ export function placeholderId(): string {
   return `unconfirmed-create-${randomUUID().slice(0, 8)}`;
 }
 
-export function unconfirmed(operation: string, at: Date): { [UNCONFIRMED]: UnconfirmedCreate } {
-  return { [UNCONFIRMED]: { operation, at: at.toISOString() } };
+export function unconfirmed(operation: string, at: Date, killed = false): { [UNCONFIRMED]: UnconfirmedCreate } {
+  return { [UNCONFIRMED]: { operation, at: at.toISOString(), ...(killed && { killed: true as const }) } };
 }
 
 export function isUnconfirmed(props: object | undefined): boolean {
@@ -60,14 +62,17 @@ export function recordedAsUnconfirmed(ctx: ProviderContext, type: "Product" | "T
 
 /** The refusal every later diff of the placeholder gives, naming the resource and both ways out. */
 export function refusal(ctx: ProviderContext, type: "Product" | "Task", name: string, props: object): UserError {
-  const { operation, at } = (props as Record<string, UnconfirmedCreate>)[UNCONFIRMED]!;
+  const { operation, at, killed } = (props as Record<string, UnconfirmedCreate>)[UNCONFIRMED]!;
+  const what = killed
+    ? `a \`pulumi up\` was killed while its ${operation} was in flight (taken in as unconfirmed at ${at})`
+    : `an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer`;
   const find =
     type === "Product"
       ? "find it in the service's UI (the API cannot list products; its title is the one declared, and an earlier run's output may have a line " +
         "`serviceapi: created Product …` with its id)"
       : "find it in the service's UI (the API cannot list tasks)";
   return new UserError(
-    `${type} ${JSON.stringify(name)}: an earlier \`pulumi up\` sent ${operation} at ${at} and never got the answer, so it may exist ` +
+    `${type} ${JSON.stringify(name)}: ${what}, so it may exist ` +
       `on the service; it is not created again by itself. If it exists, ${find} and set \`adoptId: "<its id>"\` on this ${type}, then run ` +
       `\`pulumi up\`: it is taken over, nothing is created. If it does not exist, create it anew: ${replaceCommand(ctx)}. ` +
       `See ${docsLink("recovery.md")}.`,

@@ -21,7 +21,7 @@ import {
 import { CatalogError } from "../../provider/catalog/errors";
 
 const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
-const FIELD_LIST = "one of project, projectId, title, slug, description, status, externalCheckoutUrl, onDelete, adoptId";
+const FIELD_LIST = "one of project, projectId, title, description, slug, status, externalCheckoutUrl, onDelete, adoptId";
 
 /** The error `run` throws (failing the test when it throws none, or not a CatalogError). */
 function refusal(run: () => unknown): CatalogError {
@@ -130,6 +130,23 @@ describe("parseCatalog: what a catalog may say", () => {
       { file: "b/c.json", text: '{"p1": {"project": "Acme Web", "title": "U"}}' },
     ]);
     expect(message).toBe(`${header(1)}\n  b/c.json: p1: the key is also used in a.yaml; keys must be unique across the catalog`);
+  });
+
+  it("refuses two entries adopting one product (one product, one entry), naming both keys", () => {
+    const id = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
+    const message = problems([
+      { file: "a.yaml", text: `p1:\n  project: Acme Web\n  title: T\n  adoptId: ${id}\n` },
+      { file: "b.yaml", text: `p2:\n  project: Acme Web\n  title: U\n  adoptId: ${id.toUpperCase()}\n` },
+    ]);
+    expect(message).toBe(`${header(1)}\n  b.yaml: p2: adoptId names the same product as p1's adoptId: one product, one entry (remove one of the two)`);
+  });
+
+  it("refuses files whose names cannot name their stacks, before reading their entries' problems away", () => {
+    const message = problems([
+      { file: "plans.yaml", text: "p1:\n  project: Acme Web\n  title: T\n" },
+      { file: "plans.json", text: '{"p2": {"project": "Acme Web", "title": "U"}}' },
+    ]);
+    expect(message).toBe(`${header(1)}\n  plans.json and plans.yaml: both give the stacks of group "plans"; rename one of them`);
   });
 
   it("refuses a file that is not a map, an entry that is not a map, and a file that does not parse", () => {
@@ -300,11 +317,11 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
 
   it("reads files whose names git would quote (non-ASCII, spaces), as the working tree does", () => {
     const { catalog } = repository({
-      "café.yaml": "p1:\n  project: Acme Web\n  title: One\n",
+      "teams/café.yaml": "p1:\n  project: Acme Web\n  title: One\n",
       "teams/über team.json": JSON.stringify({ p2: { project: "Acme Web", title: "Two" } }),
     });
     expect(entries(readCatalogAt("HEAD", catalog))).toEqual({
-      p1: { file: "café.yaml", entry: { project: "Acme Web", title: "One" } },
+      p1: { file: "teams/café.yaml", entry: { project: "Acme Web", title: "One" } },
       p2: { file: "teams/über team.json", entry: { project: "Acme Web", title: "Two" } },
     });
     expect(compareCatalogs(readCatalogAt("HEAD", catalog), readCatalog(catalog))).toEqual({ added: [], changed: [], removed: [] });

@@ -7,12 +7,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Catalog } from "../../provider/catalog/catalog";
-import { CatalogError } from "../../provider/catalog/errors";
-import { Layout, keyBits, shardOf, stackName, type Shard } from "../../provider/catalog/shards";
+import type { CatalogProduct } from "../../provider/catalog/catalog";
+import { Layout, keyBits, type Shard } from "../../provider/catalog/shards";
 
-function catalogOf(keys: Iterable<string>): Catalog {
-  return new Map([...keys].map((key) => [key, { key, file: "products.yaml", entry: { project: "Acme Web", title: key } }]));
+function catalogOf(keys: Iterable<string>): CatalogProduct[] {
+  return [...keys].map((key) => ({ key, file: "products.yaml", entry: { project: "Acme Web", title: key } }));
 }
 
 /** How many of `keys` each shard holds. */
@@ -128,97 +127,39 @@ describe("the hash is pinned (a change would move every product of every user to
   });
 });
 
-describe("stack names", () => {
-  it("stackName and shardOf round-trip, the root included", () => {
-    expect(stackName("catalog-", "")).toBe("catalog-all");
-    expect(stackName("catalog-", "0110")).toBe("catalog-0110");
-    fc.assert(
-      fc.property(fc.stringMatching(/^[a-z][a-z.-]{0,12}$/), fc.stringMatching(/^[01]{0,64}$/), (prefix, shard) => {
-        expect(shardOf(prefix, stackName(prefix, shard))).toBe(shard);
-        // A backend may list stacks as org/project/name.
-        expect(shardOf(prefix, `acme/catalog/${stackName(prefix, shard)}`)).toBe(shard);
-      }),
-    );
-  });
-
-  it("a stack that is not one of the prefix's shards is none", () => {
-    for (const stack of [
-      "dog-0",
-      "catalog-",
-      "catalog-2",
-      "catalog-01x",
-      "catalog-ALL",
-      "catalog-all0",
-      `catalog-${"0".repeat(65)}`,
-      "dev",
-    ]) {
-      expect(shardOf("catalog-", stack)).toBeUndefined();
-    }
-  });
-});
-
-describe("Layout.fromStacks: the layout read back from the backend", () => {
-  const P = "cat-";
-  const read = (stacks: string[]) => {
-    const found = Layout.fromStacks(P, stacks);
-    return found && { shards: found.layout.shards, interrupted: Object.fromEntries(found.interrupted) };
-  };
-  const hole = (stacks: string[]) => {
-    try {
-      Layout.fromStacks(P, stacks);
-    } catch (error) {
-      expect(error).toBeInstanceOf(CatalogError);
-      return (error as Error).message;
-    }
-    throw new Error("expected a CatalogError");
+describe("Layout.fromShards: one hash space read back from the backend", () => {
+  const read = (shards: Shard[]) => {
+    const found = Layout.fromShards(shards);
+    return { shards: found.layout.shards, interrupted: Object.fromEntries(found.interrupted), holes: found.holes };
   };
 
-  it("a complete layout, whatever the order, ignoring other prefixes' stacks and other stacks", () => {
-    expect(read(["cat-11", "acme/catalog/cat-0", "dog-1", "cat-10", "dev", "catalog-all", "cat-2", "dog-all"])).toEqual({
-      shards: ["0", "10", "11"],
-      interrupted: {},
-    });
-    expect(read(["cat-all"])).toEqual({ shards: [""], interrupted: {} });
-  });
-
-  it("no stack of the prefix: no layout yet", () => {
-    expect(Layout.fromStacks(P, [])).toBeUndefined();
-    expect(Layout.fromStacks(P, ["dog-all", "dev"])).toBeUndefined();
+  it("a complete layout, whatever the order", () => {
+    expect(read(["11", "0", "10"])).toEqual({ shards: ["0", "10", "11"], interrupted: {}, holes: [] });
+    expect(read([""])).toEqual({ shards: [""], interrupted: {}, holes: [] });
   });
 
   it("an interrupted split (the stack beside its halves) is reported with the leaves to finish it", () => {
-    expect(read(["cat-all", "cat-0", "cat-1"])).toEqual({ shards: ["0", "1"], interrupted: { "": ["0", "1"] } });
-    expect(read(["cat-0", "cat-1", "cat-10", "cat-11"])).toEqual({ shards: ["0", "10", "11"], interrupted: { "1": ["10", "11"] } });
+    expect(read(["", "0", "1"])).toEqual({ shards: ["0", "1"], interrupted: { "": ["0", "1"] }, holes: [] });
+    expect(read(["0", "1", "10", "11"])).toEqual({ shards: ["0", "10", "11"], interrupted: { "1": ["10", "11"] }, holes: [] });
   });
 
   it("a split interrupted before every half was created: the missing half is among the leaves, to be created", () => {
-    expect(read(["cat-all", "cat-0"])).toEqual({ shards: ["0", "1"], interrupted: { "": ["0", "1"] } });
-    expect(read(["cat-all", "cat-1"])).toEqual({ shards: ["0", "1"], interrupted: { "": ["0", "1"] } });
-    // A split two levels deep (a half still over size), interrupted after its first stack.
-    expect(read(["cat-all", "cat-00"])).toEqual({ shards: ["1", "00", "01"], interrupted: { "": ["00", "01", "1"] } });
-    expect(read(["cat-0", "cat-1", "cat-11"])).toEqual({ shards: ["0", "10", "11"], interrupted: { "1": ["10", "11"] } });
+    expect(read(["", "0"])).toEqual({ shards: ["0", "1"], interrupted: { "": ["0", "1"] }, holes: [] });
+    expect(read(["", "00"])).toEqual({ shards: ["1", "00", "01"], interrupted: { "": ["00", "01", "1"] }, holes: [] });
   });
 
-  it("a hole (a stack missing, not under an interrupted split) is refused, naming the stacks found and the missing ones", () => {
-    const advice = `they must come from this tool's splits. Restore the missing stack from a backup of the backend, or see docs/catalog.md ("Stacks")`;
-    expect(hole(["cat-0"])).toBe(`the backend's cat-* stacks (cat-0) leave part of the catalog in no stack (cat-1 missing): ${advice}`);
-    expect(hole(["cat-10", "cat-0"])).toBe(
-      `the backend's cat-* stacks (cat-0, cat-10) leave part of the catalog in no stack (cat-11 missing): ${advice}`,
-    );
-    expect(hole(["cat-00", "cat-11"])).toBe(
-      `the backend's cat-* stacks (cat-00, cat-11) leave part of the catalog in no stack (cat-01, cat-10 missing): ${advice}`,
-    );
-    // An interrupted split of cat-0 excuses no hole elsewhere.
-    expect(hole(["cat-0", "cat-00", "cat-10"])).toBe(
-      `the backend's cat-* stacks (cat-0, cat-00, cat-10) leave part of the catalog in no stack (cat-11 missing): ${advice}`,
-    );
+  it("a hole (a stack missing, not under an interrupted split) is named", () => {
+    expect(read(["0"]).holes).toEqual(["1"]);
+    expect(read(["00", "11"]).holes).toEqual(["01", "10"]);
+    // An interrupted split of 0 excuses no hole elsewhere.
+    expect(read(["0", "00", "10"]).holes).toEqual(["11"]);
   });
 
   it("reads back every layout the tool makes", () => {
     fc.assert(
       fc.property(keys(200), maxSize, (all, size) => {
         const layout = Layout.initial(catalogOf(all), size);
-        expect(read(layout.shards.map((s) => stackName(P, s)).reverse())).toEqual({ shards: layout.shards, interrupted: {} });
+        expect(read([...layout.shards].reverse())).toEqual({ shards: layout.shards, interrupted: {}, holes: [] });
       }),
     );
   });

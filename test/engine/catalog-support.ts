@@ -72,15 +72,31 @@ export class CatalogUser {
 
   /** Runs `serviceapi-catalog <args>` in the repository; `env` overrides a setting for this run. */
   tool(args: string[], env: Record<string, string> = {}): Promise<ToolRun> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
+    return this.start(args, env).done;
+  }
+
+  /** Starts `serviceapi-catalog <args>` and returns its process (to kill it) and its end. */
+  start(args: string[], env: Record<string, string> = {}): { pid: number; done: Promise<ToolRun> } {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
+    const done = new Promise<ToolRun>((resolve, reject) => {
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
+      child.on("close", (code, signal) => resolve({ code: code ?? (signal === null ? null : 128 + 9), stdout, stderr }));
     });
+    return { pid: child.pid!, done };
+  }
+
+  /** This user's PULUMI_HOME: every process of its runs carries it (to find those left running). */
+  get pulumiHome(): string {
+    return this.#env.PULUMI_HOME!;
+  }
+
+  /** The environment the tool runs with (for the user's own `pulumi` and the tool's create journal). */
+  get env(): Record<string, string> {
+    return { ...this.#env };
   }
 
   git(...args: string[]): string {
@@ -113,6 +129,17 @@ export class CatalogUser {
       }
     }
     return out;
+  }
+
+  /** The keys a stack's state holds as pending creates (a killed `up`). */
+  pendingCreates(stack: string): string[] {
+    const state = JSON.parse(this.#pulumi(["stack", "export", "--stack", `organization/${PROJECT}/${stack}`])) as {
+      deployment: { pending_operations?: { type: string; resource: { urn: string } }[] };
+    };
+    return (state.deployment.pending_operations ?? [])
+      .filter((op) => op.type === "creating")
+      .map((op) => op.resource.urn.split("::").pop()!)
+      .sort();
   }
 
   /** A digest of every file of the backend (names and contents): equal digests, nothing written. */

@@ -503,10 +503,10 @@ describe("check", () => {
     const { failures } = await check({ projectId: UNKNOWN, title: "", slug: "s".repeat(1025), description: null });
     // An empty property: the engine would print the value beside a named one, and any value may be a secret.
     expect(failures).toEqual([
-      { property: "", reason: "title must be 1 to 1024 characters long (got 0)" },
-      { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)" },
+      { property: "", reason: "title must be 1 to 1024 characters long (got 0)", field: "title" },
+      { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)", field: "slug" },
     ]);
-    expect((await check({ projectId: project, title: null })).failures).toEqual([{ property: "", reason: "title is required" }]);
+    expect((await check({ projectId: project, title: null })).failures).toEqual([{ property: "", reason: "title is required", field: "title" }]);
     expect(
       (await check({ projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })).failures.map(
         (f) => f.reason,

@@ -13,4 +13,6 @@ export {
   type ProductOutputs,
   type ProductOnDelete,
 } from "./fields";
-export { buildProductPatch } from "./patch";
+export { buildProductPatch, driftedFields, productChanges, type FieldChange } from "./patch";
+export { RESTORE_STATUS, TAKEN_OVER, CREATED_HERE } from "./fields";
+export { UNCONFIRMED } from "../unconfirmed";

@@ -28,6 +28,36 @@ export function buildProductPatch(current: LiveFields, desired: Partial<Desired>
   return patch;
 }
 
+/** One field a step changes: its value before and after (as the stack holds it, and as the program declares it). */
+export interface FieldChange {
+  field: keyof UpdateProductBody;
+  from: unknown;
+  to: unknown;
+}
+
+/**
+ * What an update changes, field by field: the PATCH body `up` sends ({@link buildProductPatch}), each
+ * field with the value the stack holds now. The one rule for "which fields change" — the lifecycle's
+ * diff and update, the catalog's reports and the demo all read it from here.
+ */
+export function productChanges(current: LiveFields, desired: Partial<Desired>): FieldChange[] {
+  const patch = buildProductPatch(current, desired);
+  return (Object.keys(patch) as (keyof UpdateProductBody)[]).map((field) => ({ field, from: current[field] ?? null, to: patch[field] }));
+}
+
+/**
+ * What a refresh found changed on the service, among the fields the stack manages: a field counts
+ * when its live value differs from the one recorded and `up` would set it back (it is in the PATCH
+ * against the live record). A field the program leaves alone (a status it does not declare, unless
+ * archived behind Pulumi's back) is not drift. `to` is the live value.
+ */
+export function driftedFields(recorded: LiveFields, live: LiveFields, declared: Partial<Desired>): FieldChange[] {
+  const managed = new Set(Object.keys(buildProductPatch(live, declared)));
+  return (Object.keys(buildProductPatch(recorded, live as Partial<Desired>)) as (keyof UpdateProductBody)[])
+    .filter((field) => managed.has(field))
+    .map((field) => ({ field, from: recorded[field] ?? null, to: live[field] ?? null }));
+}
+
 /** A status this package can send (the service may report newer ones, kept as they are). */
 export function isKnownStatus(status: ProductStatus | undefined): status is KnownProductStatus {
   return (PRODUCT_STATUSES as readonly string[]).includes(status as string);

@@ -1,0 +1,211 @@
+/**
+ * Stage 3: running the planned stacks — `--parallel` at a time, through the Automation API, with one
+ * rate-limit pacer shared by every process of every stack (the limit is the token's), the create
+ * journal per stack (for `recover`), a log file per stack (everything the engine printed), and
+ * resume: after a run with failures, the same command skips the stacks it finished with the same
+ * products and settings. A stack that must not run (a lock, pending creates: `plan.ts`) is reported
+ * as blocked with the way out, and never hides another stack's result.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startSharedPacer } from "../client";
+import { CREATED_JOURNAL_ENV } from "../resources/journal";
+
+/** Read by the providers' adoption check (provider/resources): the products other stacks record. */
+const OTHER_STACKS_INDEX_ENV = "SERVICEAPI_OTHER_STACKS_INDEX";
+import type { Plan, StackRun } from "./plan";
+import { retire } from "./moves";
+import type { ProgramProduct } from "./program-input";
+import { emptyReport, runOnStack, type RunCommand, type StackReport } from "./stack-run";
+import { Workspaces } from "./workspace";
+
+export interface RunOptions {
+  command: RunCommand;
+  workDir: string;
+  parallel: number;
+  /** `--all`: run every stack even after a failed run. */
+  all: boolean;
+  /** `up --refresh`. */
+  refresh: boolean;
+  /** Settings that decide what a stack does besides its products (part of the resume key). */
+  settings: Record<string, string>;
+  /** The project of each product, resolved by the tool (name → id). */
+  projects: ReadonlyMap<string, string>;
+  json: boolean;
+}
+
+export interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** The folder of each stack's create journal (`recover` reads it). */
+export function journalDir(workDir: string): string {
+  return join(workDir, "journal");
+}
+
+export async function runPlanned(
+  plan: Plan,
+  options: RunOptions,
+  workspaces: Workspaces,
+  io: Output,
+  signal: AbortSignal,
+): Promise<StackReport[]> {
+  const mutating = options.command === "up" || options.command === "destroy" || options.command === "refresh";
+  const inputs = new Map(plan.runs.map((run) => [run.name, programProducts(run, options.projects)]));
+  const reports = plan.runs.map((run) => {
+    const report = emptyReport(run.name, options.command, run.size, fingerprint(inputs.get(run.name)!, options));
+    report.notes.push(...run.blocked, ...run.notes);
+    if (!run.exists && options.command !== "up") report.new = true;
+    if (mutating && run.blocked.length > 0) report.status = "blocked";
+    return report;
+  });
+  // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and settings.
+  const last = readLast(options.workDir, options.command);
+  if (last !== undefined && !options.all && Object.values(last).some((r) => r.status !== "ok")) {
+    for (const report of reports) {
+      if (report.status === "ok" && last[report.stack]?.status === "ok" && last[report.stack]?.fingerprint === report.fingerprint)
+        report.status = "skipped";
+    }
+  }
+  const runs = new Map(plan.runs.map((run) => [run.name, run]));
+  // A preview of a stack that does not exist yet runs in a throw-away backend: a preview writes nothing to yours.
+  const scratch = join(options.workDir, "scratch-backend");
+  const scratchSpaces = new Workspaces({
+    ...workspaces.options,
+    folder: "scratch-stacks",
+    env: { ...workspaces.options.env, PULUMI_BACKEND_URL: `file://${scratch}`, PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "" },
+  });
+  rmSync(scratch, { recursive: true, force: true });
+  // One pacer for every process of every stack (the limit is the token's); each stack's URL carries its name, so it also counts each stack's requests.
+  const pacer = await startSharedPacer();
+  try {
+    await pool(
+      reports.filter((r) => r.status === "ok"),
+      options.parallel,
+      async (report) => {
+        if (signal.aborted) {
+          report.status = "cancelled";
+          return;
+        }
+        const run = runs.get(report.stack)!;
+        const spaces = run.exists || options.command === "up" ? workspaces : scratchSpaces;
+        if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
+        const env: Record<string, string> = { SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack) };
+        // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
+        if (run.products.some((p) => p.entry.adoptId !== undefined)) env[OTHER_STACKS_INDEX_ENV] = writeOtherStacks(plan, report.stack, options.workDir);
+        if (options.command === "up") {
+          // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
+          mkdirSync(journalDir(options.workDir), { recursive: true });
+          env[CREATED_JOURNAL_ENV] = join(journalDir(options.workDir), `${report.stack}.jsonl`);
+          writeFileSync(env[CREATED_JOURNAL_ENV], "");
+        }
+        try {
+          const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env);
+          await runOnStack(stack, report, {
+            signal,
+            refresh: options.refresh,
+            exclude: run.exclude,
+            log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
+            // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
+            onCreated: (key, id) => io.err(`${report.stack}: created Product ${JSON.stringify(key)} ${id}`),
+          });
+          report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
+          if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
+          if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
+            const removed = await retire(workspaces, report.stack);
+            if (removed !== undefined) report.notes.push(removed);
+          }
+        } catch (error) {
+          report.status = signal.aborted ? "cancelled" : "failed";
+          report.errors.push(String((error as Error).message ?? error).split("\n")[0]!);
+        }
+        if (!options.json) io.err(`${report.stack}: ${report.status} (${report.seconds.toFixed(1)} s)`);
+      },
+    );
+  } finally {
+    await pacer.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  writeLast(options.workDir, options.command, reports);
+  return reports;
+}
+
+/**
+ * The products every other stack of the backend records — the stacks outside the catalog and the
+ * catalog's other stacks — for one stack's providers (`SERVICEAPI_OTHER_STACKS_INDEX`).
+ */
+function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
+  const index: Record<string, { stack: string; name: string }[]> = {};
+  for (const [id, list] of plan.discovery.elsewhere) index[id] = [...list];
+  for (const facts of plan.discovery.stacks.values()) {
+    if (facts.name === own) continue;
+    for (const deployed of facts.products.values()) {
+      if (deployed.unconfirmed) continue;
+      const id = deployed.id.toLowerCase();
+      (index[id] ??= []).push({ stack: facts.fullName, name: deployed.key });
+    }
+  }
+  const file = join(workDir, "other-stacks", `${own}.json`);
+  mkdirSync(join(workDir, "other-stacks"), { recursive: true });
+  writeFileSync(file, JSON.stringify(index));
+  return file;
+}
+
+/** A stack's program input: its products, each project by id (the tool looked the names up once). */
+function programProducts(run: StackRun, projects: ReadonlyMap<string, string>): ProgramProduct[] {
+  return run.products
+    .map(({ key, entry }) => {
+      const { project, projectId, ...fields } = entry;
+      return { key, entry: { ...fields, projectId: projectId ?? projects.get(project!)! } };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The resume key of a stack: its products as its program declares them, and the settings its providers run with. */
+function fingerprint(products: ProgramProduct[], options: RunOptions): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify(Object.entries(options.settings).sort(([a], [b]) => (a < b ? -1 : 1))));
+  hash.update(`\nrefresh=${options.refresh}\n`);
+  for (const product of products) {
+    hash.update(JSON.stringify([product.key, Object.entries(product.entry).sort(([a], [b]) => (a < b ? -1 : 1))]));
+    hash.update("\n");
+  }
+  return hash.digest("hex");
+}
+
+async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+type Last = Record<string, { status: StackReport["status"]; fingerprint: string }>;
+
+function lastFile(workDir: string, command: string): string {
+  return join(workDir, `last-${command}.json`);
+}
+
+function readLast(workDir: string, command: string): Last | undefined {
+  const file = lastFile(workDir, command);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Last;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeLast(workDir: string, command: string, reports: StackReport[]): void {
+  const previous = readLast(workDir, command) ?? {};
+  const last: Last = {};
+  for (const r of reports) {
+    // A skipped stack keeps what the run before recorded for it.
+    last[r.stack] = r.status === "skipped" && previous[r.stack] ? previous[r.stack]! : { status: r.status, fingerprint: r.fingerprint };
+  }
+  mkdirSync(workDir, { recursive: true });
+  writeFileSync(lastFile(workDir, command), JSON.stringify(last, null, 2));
+}

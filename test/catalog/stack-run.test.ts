@@ -1,0 +1,133 @@
+/**
+ * What a stack's report says, read from the engine's structured events (`provider/catalog/stack-run.ts`):
+ * the values of each changed field (the PATCH `up` sends, by the lifecycle's own rule), drift as
+ * recorded → live, adoptions told apart from creates, what a delete does, each create's id the
+ * moment it completes. The stack is a stand-in replaying events of the shape a real run sends
+ * (captured from `pulumi preview`, `up` and `refresh` of a catalog stack); the same through the
+ * real CLI is in test/engine/catalog*.test.ts.
+ */
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { describe, expect, it } from "vitest";
+import { emptyReport, runOnStack, type RunCommand } from "../../provider/catalog/stack-run";
+
+const TYPE = "pulumi-nodejs:dynamic/serviceapi:Product";
+const PROJECT = "b60eff92-1f78-5f2b-bf1a-52ff785acb74";
+const ID = "265c2073-a6ee-4d78-8c1d-969f8155a6c1";
+const urn = (key: string) => `urn:pulumi:catalog-a.all::serviceapi-catalog::${TYPE}::${key}`;
+
+/** The record as the stack holds it (a product's outputs). */
+const recorded = {
+  __declared: ["description", "projectId", "slug", "title"],
+  description: "Everything",
+  externalCheckoutUrl: null,
+  onDelete: "archive",
+  projectId: PROJECT,
+  slug: "pro",
+  status: "draft",
+  title: "Pro plan",
+  type: "digital",
+};
+const declared = { description: "Everything", projectId: PROJECT, slug: "pro", title: "Pro plan" };
+
+function step(op: string, key: string, old: object | undefined, news: object | undefined, id = ID): EngineEvent {
+  return {
+    sequence: 0,
+    timestamp: 0,
+    resOutputsEvent: {
+      metadata: { op, urn: urn(key), type: TYPE, provider: "", old: old && { ...old, urn: urn(key), type: TYPE, id }, new: news && { ...news, urn: urn(key), type: TYPE, id } },
+    },
+  } as unknown as EngineEvent;
+}
+
+async function replay(command: RunCommand, events: EngineEvent[], onCreated?: (key: string, id: string) => void) {
+  const play = async ({ onEvent }: { onEvent: (e: EngineEvent) => void }) => events.forEach(onEvent);
+  const stack = { preview: play, up: play, destroy: play, refresh: play, previewRefresh: play } as unknown as Stack;
+  return runOnStack(stack, emptyReport("catalog-a.all", command, 1, "f"), { signal: new AbortController().signal, onCreated });
+}
+
+describe("from the engine's events to the report", () => {
+  it("an update: the fields `up` sends, each with the value held and the one declared", async () => {
+    const report = await replay("preview", [
+      step("update", "pro", { inputs: declared, outputs: recorded }, { inputs: { ...declared, title: "Pro", slug: undefined, status: "archived" }, outputs: {} }),
+      step("same", "starter", { inputs: declared, outputs: recorded }, { inputs: declared, outputs: recorded }),
+    ]);
+    expect(report.updates).toEqual([
+      {
+        key: "pro",
+        fields: [
+          { field: "title", from: "Pro plan", to: "Pro" },
+          { field: "slug", from: "pro", to: null },
+          { field: "status", from: "draft", to: "archived" },
+        ],
+      },
+    ]);
+    expect(report.creates).toEqual([]);
+  });
+
+  it("a field only the stack keeps (onDelete): shown, with nothing sent for it", async () => {
+    const report = await replay("preview", [
+      step("update", "pro", { inputs: declared, outputs: recorded }, { inputs: { ...declared, onDelete: "retain" }, outputs: {} }),
+    ]);
+    expect(report.updates).toEqual([{ key: "pro", fields: [{ field: "onDelete", from: "archive", to: "retain" }] }]);
+  });
+
+  it("drift (a refresh): the managed fields the service changed, recorded → live; an undeclared status left alone unless archived", async () => {
+    const live = { ...recorded, title: "Changed by hand", description: null, status: "archived", __statusBeforeArchive: "draft" };
+    const report = await replay("drift", [
+      step("update", "pro", { inputs: declared, outputs: recorded }, { inputs: {}, outputs: live }),
+      step("update", "quiet", { inputs: declared, outputs: recorded }, { inputs: {}, outputs: { ...recorded, status: "active" } }),
+      step("same", "same", { inputs: declared, outputs: recorded }, { inputs: {}, outputs: recorded }),
+    ]);
+    expect(report.drift).toEqual([
+      {
+        key: "pro",
+        fields: [
+          { field: "title", from: "Pro plan", to: "Changed by hand" },
+          { field: "description", from: "Everything", to: null },
+          { field: "status", from: "draft", to: "archived" },
+        ],
+      },
+    ]);
+    expect(report.updates).toEqual([]);
+  });
+
+  it("creates and adoptions told apart; each completed create's id passed on at once (up only)", async () => {
+    const seen: string[] = [];
+    const report = await replay(
+      "up",
+      [
+        step("create", "new", undefined, { inputs: { ...declared, title: "New one" }, outputs: recorded }),
+        step("create", "found", undefined, { inputs: { ...declared, adoptId: ID }, outputs: recorded }),
+        step("replace", "lost", { inputs: declared, outputs: { ...recorded, __unconfirmedCreate: { operation: "products.create", at: "x" } } }, { inputs: { ...declared, adoptId: ID }, outputs: {} }),
+      ],
+      (key, id) => seen.push(`${key} ${id}`),
+    );
+    expect(report.creates).toEqual([{ key: "new", fields: [], what: 'title "New one"' }]);
+    expect(report.adopts).toEqual([
+      { key: "found", fields: [], what: `adopts ${ID}` },
+      { key: "lost", fields: [], what: `adopts ${ID}, the record a killed or failed create made` },
+    ]);
+    expect(seen).toEqual([`new ${ID}`]);
+  });
+
+  it("a delete says what happens to the record", async () => {
+    const report = await replay("up", [
+      step("delete", "mine", { inputs: declared, outputs: recorded }, undefined),
+      step("delete", "kept", { inputs: declared, outputs: { ...recorded, onDelete: "retain" } }, undefined),
+      step("delete", "theirs", { inputs: declared, outputs: { ...recorded, adoptId: ID, __takenOver: "[secret]" } }, undefined),
+    ]);
+    expect(report.deletes.map((d) => [d.key, d.what])).toEqual([
+      ["mine", "archived"],
+      ["kept", "kept on the service as it is (onDelete: retain)"],
+      ["theirs", "given back as it was found (taken over, not archived)"],
+    ]);
+  });
+
+  it("error diagnostics by key, Pulumi's closing line left out; the stack marked failed", async () => {
+    const diag = (message: string, key?: string): EngineEvent =>
+      ({ sequence: 0, timestamp: 0, diagnosticEvent: { message, color: "never", severity: "error", urn: key && urn(key) } }) as unknown as EngineEvent;
+    const report = await replay("up", [diag("products.create failed: 503 service_unavailable\n\nmore detail\nand more", "pro"), diag("update failed")]);
+    expect(report.errors).toEqual(["pro: products.create failed: 503 service_unavailable more detail"]);
+    expect(report.status).toBe("failed");
+  });
+});

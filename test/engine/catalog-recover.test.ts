@@ -1,0 +1,173 @@
+/**
+ * A killed `serviceapi-catalog up` (issue 32, "kills it can see and recover"), with the real CLI:
+ * 100 new products being created, and the run killed as a lost runner takes it — the tool and every
+ * process below it at once. Then what a team sees and does, in order: `plan` names the locked stack
+ * and its pending creates, `up` refuses that stack with the same words (and runs the others),
+ * `recover` clears the lock and takes in the pending creates — the one whose answer the provider
+ * journaled by its id (read, not created), the others as creates in flight named with their title
+ * and slug — and the next `up` creates the rest and nothing twice. Each in-flight product is then
+ * found as a person would find it (by its title, on the service), adopted with `adoptId`, or created
+ * anew with `recover --create-anew` when it never reached the service. At the end every key has
+ * exactly one product, and no process of any run is alive.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { journalCreate } from "../../provider/resources/journal";
+import type { Simulator } from "../../simulator";
+import { simulator } from "../helpers";
+import { until } from "../support/async";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../support/engine";
+import { killTree, processesWithEnv } from "../support/processes";
+import { CatalogUser, reportLines, type Entry } from "./catalog-support";
+import { step } from "./suite";
+
+const BULK = "catalog-bulk.all";
+
+/** Products on the service, by title (what a person searches for in the service's UI). */
+function byTitle(sim: Simulator): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of sim.products()) out.set(p.title, [...(out.get(p.title) ?? []), p.id]);
+  return out;
+}
+
+describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
+  let sim: Simulator;
+  let user: CatalogUser;
+
+  beforeAll(async () => {
+    await pulumiCli();
+    sim = await simulator();
+    user = await CatalogUser.create(sim);
+  }, 30 * 60_000);
+
+  afterAll(() => user?.dispose());
+
+  it("plan names the lock and the pending creates, up refuses, recover takes them in, nothing is created twice", async () => {
+    const titles = new Map<string, string>();
+    let inFlight: string[] = [];
+
+    await step("1. an up of 100 new products, killed with everything below it once 30 exist", async () => {
+      const bulk: Record<string, Entry> = {};
+      for (let n = 0; n < 100; n++) {
+        const key = `bulk-${String(n).padStart(3, "0")}`;
+        bulk[key] = { project: "Acme Web", title: `Bulk ${n}`, slug: `bulk-${n}` };
+        titles.set(key, `Bulk ${n}`);
+      }
+      user.files["bulk.yaml"] = bulk;
+      user.files["plans.yaml"] = { pro: { project: "Acme Web", title: "Pro plan" } };
+      user.writeCatalog();
+      // Slow creates, so that several are in flight at the kill; each is processed even if its client is gone.
+      sim.addFault({ operation: "products.create", kind: "delay", delayMs: 300, times: 1000 });
+      const run = user.start(["up", "--parallel", "2"]);
+      await until("30 products on the service", () => sim.products().length >= 30);
+      killTree(run.pid);
+      await run.done;
+      await until("every process of the run gone", () => processesWithEnv("PULUMI_HOME", user.pulumiHome).length === 0, 20_000);
+      sim.clearFaults();
+      // The creates in flight at the kill are processed by the service all the same: each request sent becomes a product.
+      await until("the service done with what was sent", () => sim.products().length === sim.requests("products.create").length, 20_000);
+    });
+
+    await step("2. plan names the locked stack and its pending creates, with the way out", async () => {
+      inFlight = user.pendingCreates(BULK);
+      expect(inFlight.length).toBeGreaterThan(0);
+      const plan = await user.tool(["plan"]);
+      expect(plan.code, plan.stderr).toBe(0);
+      const lines = plan.stdout.split("\n");
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^${BULK.replace(".", "\\.")}: LOCKED by \\S+@\\S+ \\(pid \\d+\\) since \\S+: a run on it was killed, or is still running\\. ` +
+              `When no run is left \\(a killed or cancelled job\\), \`serviceapi-catalog recover --stack ${BULK.replace(".", "\\.")}\` clears it$`,
+          ),
+        ),
+      );
+      const shown = inFlight.length <= 5 ? inFlight.join(", ") : `${inFlight.slice(0, 5).join(", ")} and ${inFlight.length - 5} more`;
+      expect(lines).toContain(
+        `${BULK}: ${inFlight.length} create(s) left pending by a killed run (${shown}): an up now would create them again. ` +
+          `\`serviceapi-catalog recover --stack ${BULK}\` takes in those whose answer the run recorded and names the others`,
+      );
+    });
+
+    await step("3. up refuses the stack with the same words, before running it; no create is sent for it", async () => {
+      sim.clearRequests();
+      const up = await user.tool(["up"]);
+      expect(up.code, up.stdout + up.stderr).toBe(1);
+      const lines = reportLines(up.stdout);
+      const at = lines.findIndex((l) => l.startsWith(`${BULK} `));
+      expect(lines[at]).toBe(`${BULK} (100 products): not run; 0 request(s), N s — BLOCKED`);
+      expect(lines[at + 1]).toMatch(/^ {2}! LOCKED by /);
+      expect(lines[at + 2]).toMatch(/^ {2}! \d+ create\(s\) left pending by a killed run /);
+      expect(sim.requests("products.create").length).toBeLessThanOrEqual(1);
+    });
+
+    await step("4. recover: unlocked, the journaled create taken in by its id, the others named in flight", async () => {
+      // The provider journals each create the moment its answer arrives, before the engine records
+      // it; a kill in that window leaves a pending create whose id the journal has. The window is
+      // milliseconds, too narrow to hit with a timed kill, so this writes the line the provider
+      // writes (the same function) for one in-flight product the service did create.
+      const live = byTitle(sim);
+      const journaled = inFlight.find((key) => live.get(titles.get(key)!)?.length === 1)!;
+      expect(journaled).toBeDefined();
+      const journal = join(user.repo, ".serviceapi-catalog", "journal", `${BULK}.jsonl`);
+      expect(journalCreate({ type: "Product", name: journaled, id: live.get(titles.get(journaled)!)![0]!, at: new Date().toISOString() }, { SERVICEAPI_CREATED_JOURNAL: journal })).toBeUndefined();
+
+      sim.clearRequests();
+      const recover = await user.tool(["recover"]);
+      expect(recover.code, recover.stdout + recover.stderr).toBe(0);
+      const lines = recover.stdout.trimEnd().split("\n");
+      expect(lines[0]).toBe(`${BULK}:`);
+      expect(lines[1]).toMatch(/^ {2}unlocked: the lock of \S+@\S+ \(pid \d+\) since \S+ \(that process is gone\)$/);
+      const id = live.get(titles.get(journaled)!)![0]!;
+      expect(lines).toContain(`  = ${journaled} (adopted ${id}: its create returned before the kill and the journal has its id; read, nothing created)`);
+      for (const key of inFlight.filter((k) => k !== journaled)) {
+        expect(lines).toContain(
+          `  ? ${key}: in flight, find and adopt — its create was sent and its answer never came, so it may exist on the service ` +
+            `(title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}"). Find it in the service's UI and add \`adoptId: <its id>\` to its entry; ` +
+            `if it is not there, \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
+        );
+      }
+      // Recovering sent one read (the journaled product's) and nothing else.
+      expect(sim.requests().map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)).toEqual([`PATCH /api/v1/public/products/${id} {}`]);
+      expect(user.pendingCreates(BULK)).toEqual([]);
+      inFlight = inFlight.filter((k) => k !== journaled);
+    });
+
+    await step("5. up creates the rest, leaves the in-flight ones named; no key has two products", async () => {
+      const up = await user.tool(["up"]);
+      expect(up.code, up.stdout + up.stderr).toBe(0);
+      const lines = reportLines(up.stdout);
+      for (const key of inFlight) expect(lines).toContainEqual(expect.stringContaining(`  ! ${key}: in flight, find and adopt`));
+      const live = byTitle(sim);
+      for (const [key, title] of titles) {
+        const count = live.get(title)?.length ?? 0;
+        if (inFlight.includes(key)) expect([key, count <= 1]).toEqual([key, true]);
+        else expect([key, count]).toEqual([key, 1]);
+      }
+    });
+
+    await step("6. each in-flight product found by its title and adopted, or created anew: every key one product, reported as adopted", async () => {
+      const live = byTitle(sim);
+      const found = inFlight.filter((key) => live.has(titles.get(key)!));
+      const missing = inFlight.filter((key) => !live.has(titles.get(key)!));
+      for (const key of found) user.files["bulk.yaml"]![key]!.adoptId = live.get(titles.get(key)!)![0]!;
+      user.writeCatalog();
+      for (const key of missing) {
+        const anew = await user.tool(["recover", "--create-anew", key]);
+        expect(anew.stdout).toContain(`  + ${key}: forgotten as a lost create (--create-anew): the next up creates it`);
+      }
+      sim.clearRequests();
+      const up = await user.tool(["up"]);
+      expect(up.code, up.stdout + up.stderr).toBe(0);
+      const lines = reportLines(up.stdout);
+      for (const key of found) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^ {2}= ${key} \\(adopts [0-9a-f-]{36}, the record a killed or failed create made\\)$`)));
+      expect(sim.requests("products.create")).toHaveLength(missing.length);
+      const after = byTitle(sim);
+      for (const [key, title] of titles) expect([key, after.get(title)?.length]).toEqual([key, 1]);
+      expect(user.products().size).toBe(101);
+      const drift = await user.tool(["drift"]);
+      expect(drift.code, drift.stdout).toBe(0);
+      expect(processesWithEnv("PULUMI_HOME", user.pulumiHome)).toEqual([]);
+    });
+  });
+});

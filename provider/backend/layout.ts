@@ -1,6 +1,6 @@
 /**
  * Where a Pulumi DIY backend (file, PostgreSQL, S3, …: one blob store under all of them) keeps
- * what this reader needs, as Pulumi v3.248.0 lays it out (`pkg/backend/diy/`: `store.go`,
+ * what this reader needs, as Pulumi v3.248.0 lays it out (pulumi/pulumi `pkg/backend/diy`: `store.go`,
  * `meta.go`, `lock.go`, `state.go`). Keys are relative to the backend's root:
  *
  * - `.pulumi/meta.yaml` — `version: 1`: the project-scoped layout, a stack's checkpoint at

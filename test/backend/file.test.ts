@@ -181,6 +181,15 @@ describe("what a backend's folder may hold otherwise", () => {
   });
 });
 
+describe("which backend, without a URL", () => {
+  it("PULUMI_BACKEND_URL of the given environment, as the CLI takes it first: no CLI is asked (there is none here)", async () => {
+    const url = `file://${join(FIXTURES, "legacy")}`;
+    const backend = await openStateBackend({ env: { PULUMI_BACKEND_URL: url }, pulumi: "/nonexistent/pulumi" });
+    expect({ url: backend.url, via: backend.via }).toEqual({ url, via: "file" });
+    expect((await backend.stacks()).map(fullName)).toEqual(["old"]);
+  });
+});
+
 describe("file:// URLs, as Pulumi resolves them", () => {
   it("an absolute path, the home folder (~, ~/x), a relative path; query parameters ignored", () => {
     const home = userInfo().homedir;

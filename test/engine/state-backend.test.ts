@@ -276,6 +276,22 @@ describe("reading a state backend: file and PostgreSQL, directly and through the
     });
   }
 
+  it("no URL and no PULUMI_BACKEND_URL: the backend `pulumi login` chose, as `pulumi whoami` names it", async () => {
+    const pulumi = join((await pulumiCli()).bin, "pulumi");
+    const home = mkdtempSync(join(WORK, "home-"));
+    const state = join(home, "state");
+    mkdirSync(state);
+    try {
+      const env = { PATH: process.env.PATH, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" };
+      await run(pulumi, ["login", `file://${state}`, "--non-interactive"], { env });
+      const backend = await openStateBackend({ env, pulumi, cwd: home });
+      expect({ url: backend.url, via: backend.via }).toEqual({ url: `file://${state}`, via: "file" });
+      expect(await backend.stacks()).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("the CLI cannot reach the backend: one line naming the command and the CLI's last word, the password it printed masked", async () => {
     const pulumi = join((await pulumiCli()).bin, "pulumi");
     const server = createServer();

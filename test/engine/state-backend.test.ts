@@ -9,7 +9,7 @@
  * by the CLI) are read each way and the times printed, for docs/scale.md.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, hostname, userInfo } from "node:os";
 import { join } from "node:path";
@@ -148,6 +148,12 @@ describe("reading a state backend: file and PostgreSQL, directly and through the
 
         await step("the killed stack: what it made, its pending creates, the lock its CLI left", async () => {
           const state = (await direct.state(stopped))!;
+          if (kind === "file") {
+            // A SIGKILL mid-write can leave the state's `.attrs` empty, and the CLI then fails with `failed to load
+            // checkpoint: EOF` until it is deleted (docs/recovery.md); the reader, which does not read it, has read the state.
+            const attrs = join(scratch, ".pulumi", "stacks", "engine-b", "test.json.attrs");
+            if (statSync(attrs).size === 0) rmSync(attrs);
+          }
           expect(state).toEqual(exported(await killed.exportText()));
           const made = new Map([...createdInOutput(output)].map(([name, id]) => [`${killTitles} ${name.slice(killTitles.length)}`, id]));
           const recorded = state.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/serviceapi:Product");

@@ -11,6 +11,11 @@ import { META_KEY, UnknownLayout, layoutOf } from "./layout";
 import type { OpenOptions, StateBackend } from "./model";
 import { openPostgresBucket, postgresTarget } from "./postgres";
 
+/**
+ * A reader of the backend `options.url` names (else PULUMI_BACKEND_URL, else the one `pulumi whoami`
+ * names). A `file://` or `postgres://` backend is checked at once (the folder exists, the database
+ * answers); a StateBackendError says why not. Close it when done (a PostgreSQL pool).
+ */
 export async function openStateBackend(options: OpenOptions = {}): Promise<StateBackend> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
@@ -20,7 +25,7 @@ export async function openStateBackend(options: OpenOptions = {}): Promise<State
   let cli = new PulumiCli(options.pulumi ?? "pulumi", env, options.cwd, mask);
 
   // PULUMI_BACKEND_URL is what the CLI itself would take first (before a project's backend and the login): no CLI start for it.
-  let url = options.url ?? env.PULUMI_BACKEND_URL;
+  let url = options.url ?? (env.PULUMI_BACKEND_URL || undefined);
   if (url === undefined) {
     try {
       url = await loggedInUrl(cli);

@@ -1,6 +1,9 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** A file of the state-backend reader other than its index (`../backend/postgres`), from a folder one or more levels below provider/. */
+const BACKEND_DEEP = "^(\\.\\./)+backend/(?!index$)";
+
 /** Why nothing under provider/ imports provider/catalog/ (the rules below, proven by test/package/boundaries.test.ts). */
 const CATALOG =
   "nothing imports the catalog tool (provider/catalog/): it sits on top of the package and loads the Automation API; see docs/architecture.md";
@@ -32,20 +35,30 @@ export default tseslint.config(
   // contract < client < resources < faces (dynamic, plugin) < program < the package entry < the catalog tool — only
   // the client's index is imported from outside it (internal/ stays internal), the provider process
   // never loads the program-side SDK, and the simulator shares nothing of the package but the contract.
+  // The state-backend reader (provider/backend) is a layer of its own below the resources: it imports no other
+  // layer, contract and client do not import it, and the layers above reach it through its index only (BACKEND_DEEP).
   // Each rule is proven to fire, and its allowed neighbour to pass, by test/package/boundaries.test.ts.
-  ...boundary("provider/contract", "(^|/)(client|resources|dynamic|plugin|program|index)(/|$)", { noPulumi: true }),
+  ...boundary("provider/contract", "(^|/)(client|resources|dynamic|plugin|program|index|backend)(/|$)", { noPulumi: true }),
   // `../index` from a client file is the package entry; from client/internal/ it is the client's own index,
   // which its machinery must not import either (the index is built on it).
-  ...boundary("provider/client", "(^|/)(resources|dynamic|plugin|program)(/|$)|^(\\.\\./){1,2}index$", { noPulumi: true }),
+  ...boundary("provider/client", "(^|/)(resources|dynamic|plugin|program|backend)(/|$)|^(\\.\\./){1,2}index$", { noPulumi: true }),
+  // The reader imports nothing of the package but its own files (`./…`); `../index` is the package entry
+  // (the catalog tool is left to boundary()'s own CATALOG pattern, so an import draws one report).
+  ...boundary("provider/backend", "^\\.\\./(?!catalog(/|$))", { noPulumi: true }),
   // `(../)+`: a lifecycle split into a folder (resources/product/) reaches the client and the entry from one level deeper.
-  ...boundary("provider/resources", "(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/", { pulumiTypesOnly: true }),
-  ...boundary("provider/dynamic", "(^|/)(plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
-  ...boundary("provider/plugin", "(^|/)(dynamic|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/", { pulumiProtoOnly: true }),
-  ...boundary("provider/program", "(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/"),
+  ...boundary("provider/resources", `(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`, {
+    pulumiTypesOnly: true,
+  }),
+  ...boundary("provider/dynamic", `(^|/)(plugin|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`),
+  ...boundary("provider/plugin", `(^|/)(dynamic|program)(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`, {
+    pulumiProtoOnly: true,
+  }),
+  ...boundary("provider/program", `(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`),
   // The catalog tool (`serviceapi-catalog`) is the top of the layering: a command over the package entry, the
-  // client and the resources; never a face directly, nor the client's internals. Nothing imports it (below, and
-  // boundary()'s CATALOG pattern): the package must not load the Automation API into users' programs.
-  ...boundary("provider/catalog", "(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+client/"),
+  // client, the resources and the state-backend reader; never a face directly, nor the client's or the reader's
+  // internals. Nothing imports it (below, and boundary()'s CATALOG pattern): the package must not load the
+  // Automation API into users' programs.
+  ...boundary("provider/catalog", `(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+client/|${BACKEND_DEEP}`),
   {
     // A file beside the package entry is no layer of its own: a face may import it, so it imports
     // nothing above the faces — else the face imports upward through it, which the rules above miss.
@@ -57,7 +70,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^\\./(dynamic|plugin|program|index)(/|$)|^\\./client/",
+              regex: "^\\./(dynamic|plugin|program|index)(/|$)|^\\./client/|^\\./backend/(?!index$)",
               message:
                 "only the package entry (provider/index.ts) sits above the faces: a file beside it imports contract, client and resources only",
             },

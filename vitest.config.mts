@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
  * simulator, needing no Pulumi CLI, Go, Python, PostgreSQL, root or network. `npm test` runs it with
  * the rest (project `full`: engine, SDK, package).
  */
-const UNIT = ["contract", "client", "resources", "dynamic", "program", "plugin", "simulator", "catalog"].map(
+const UNIT = ["contract", "client", "resources", "dynamic", "program", "plugin", "simulator", "catalog", "backend"].map(
   (dir) => `test/${dir}/**/*.test.ts`,
 );
 

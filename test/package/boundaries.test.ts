@@ -46,6 +46,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/contract/x.ts", 'import { product } from "../resources/product";', LAYER],
       ["provider/contract/x.ts", 'import * as pulumi from "@pulumi/pulumi";', NO_PULUMI],
       ["provider/contract/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
+      ["provider/contract/x.ts", 'import { openStateBackend } from "../backend";', LAYER],
     ],
     allowed: [
       ["provider/contract/x.ts", 'import { formatIssues } from "./issues";'],
@@ -61,11 +62,27 @@ const RULES: Record<string, RuleCases> = {
       ["provider/client/internal/x.ts", 'import { Product } from "../../index";', LAYER],
       ["provider/client/x.ts", 'import * as pulumi from "@pulumi/pulumi";', NO_PULUMI],
       ["provider/client/internal/x.ts", 'import { runStacks } from "../../catalog/tool";', CATALOG],
+      ["provider/client/x.ts", 'import { openStateBackend } from "../backend/index";', LAYER],
     ],
     allowed: [
       ["provider/client/x.ts", 'import { OPERATIONS } from "../contract/schemas";'],
       ["provider/client/x.ts", 'import { Transport } from "./internal/transport";'],
       ["provider/client/internal/x.ts", 'import { checkNumber } from "../config";'],
+    ],
+  },
+  "provider/backend/**/*.ts": {
+    rule: TS_RULE,
+    // A layer of its own: nothing of the package's other layers, nor of Pulumi's SDK.
+    refused: [
+      ["provider/backend/x.ts", 'import { ServiceApiClient } from "../client";', LAYER],
+      ["provider/backend/x.ts", 'import { OPERATIONS } from "../contract/schemas";', LAYER],
+      ["provider/backend/x.ts", 'import { readSettings } from "../resources/settings";', LAYER],
+      ["provider/backend/x.ts", 'import { Product } from "../index";', LAYER],
+      ["provider/backend/x.ts", 'import { LocalWorkspace } from "@pulumi/pulumi/automation";', NO_PULUMI],
+      ["provider/backend/x.ts", 'import { stackName } from "../catalog/shards";', CATALOG],
+    ],
+    allowed: [
+      ["provider/backend/x.ts", 'import { fullName } from "./model";\nimport { Pool } from "pg";\nimport { gunzip } from "node:zlib";'],
     ],
   },
   "provider/resources/**/*.ts": {
@@ -83,12 +100,16 @@ const RULES: Record<string, RuleCases> = {
       ["provider/resources/x.ts", 'import { Output } from "@pulumi/pulumi";', TYPES_ONLY],
       ["provider/resources/x.ts", 'import { CatalogError } from "../catalog/errors";', CATALOG],
       ["provider/resources/product/x.ts", 'import { keyBits } from "../../catalog/shards";', CATALOG],
+      ["provider/resources/x.ts", 'import { openPostgresBucket } from "../backend/postgres";', LAYER],
+      ["provider/resources/product/x.ts", 'import { checkpointState } from "../../backend/checkpoint";', LAYER],
     ],
     allowed: [
       ["provider/resources/x.ts", 'import { ServiceApiClient } from "../client";'],
       ["provider/resources/x.ts", 'import type * as pulumi from "@pulumi/pulumi";'],
       ["provider/resources/x.ts", 'import { type Output } from "@pulumi/pulumi";'],
       ["provider/resources/product/x.ts", 'import { ServiceApiClient } from "../../client";\nimport { checkFields } from "../fields";'],
+      // The state-backend reader, through its index.
+      ["provider/resources/x.ts", 'import { openStateBackend } from "../backend";\nimport type { StackRef } from "../backend/index";'],
     ],
   },
   "provider/dynamic/**/*.ts": {
@@ -99,6 +120,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/dynamic/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
       ["provider/dynamic/x.ts", 'import "../index";', LAYER],
       ["provider/dynamic/x.ts", 'import { keyBits } from "../catalog/shards";', CATALOG],
+      ["provider/dynamic/x.ts", 'import { DiyBackend } from "../backend/diy";', LAYER],
     ],
     allowed: [
       ["provider/dynamic/x.ts", 'import { product } from "../resources/product";'],
@@ -114,6 +136,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/plugin/x.ts", 'import { unknownValue } from "@pulumi/pulumi/runtime";', PROTO_ONLY],
       ["provider/plugin/x.ts", 'import * as pulumi from "@pulumi/pulumi";', PROTO_ONLY],
       ["provider/plugin/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
+      ["provider/plugin/x.ts", 'import { fileRoot } from "../backend/file";', LAYER],
     ],
     allowed: [
       ["provider/plugin/x.ts", 'import * as proto from "@pulumi/pulumi/proto/provider_pb";'],
@@ -127,6 +150,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/program/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
       ["provider/program/x.ts", 'import "../index";', LAYER],
       ["provider/program/x.ts", 'import { readCatalog } from "../catalog/catalog";', CATALOG],
+      ["provider/program/x.ts", 'import { maskUrl } from "../backend/errors";', LAYER],
     ],
     allowed: [
       ["provider/program/x.ts", 'import * as provider from "../dynamic/product";'],
@@ -142,6 +166,7 @@ const RULES: Record<string, RuleCases> = {
       ["provider/x.ts", 'import { Product } from "./program/product";', BESIDE_ENTRY],
       ["provider/x.ts", 'import { Transport } from "./client/internal/transport";', BESIDE_ENTRY],
       ["provider/x.ts", 'import { main } from "./catalog/cli";', CATALOG],
+      ["provider/x.ts", 'import { postgresTarget } from "./backend/postgres";', BESIDE_ENTRY],
     ],
     allowed: [
       ["provider/x.ts", 'import { engines } from "../package.json";\nimport { ServiceApiClient } from "./client";'],
@@ -168,6 +193,8 @@ const RULES: Record<string, RuleCases> = {
       ["provider/catalog/x.ts", 'import "../dynamic/product";', LAYER],
       ["provider/catalog/x.ts", 'import { schema } from "../plugin/schema";', LAYER],
       ["provider/catalog/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
+      ["provider/catalog/x.ts", 'import { CliBackend } from "../backend/cli";', LAYER],
+      ["provider/catalog/x.ts", 'import { StateBackendError } from "../backend/errors";', LAYER],
     ],
     allowed: [
       // Its neighbours: the package entry (the resources' classes), the client's index, the resources, the Automation API, its own files.
@@ -177,6 +204,10 @@ const RULES: Record<string, RuleCases> = {
         'import { readSettings } from "../resources/settings";\nimport { productInputFailures } from "../resources/product";',
       ],
       ["provider/catalog/x.ts", 'import { LocalWorkspace } from "@pulumi/pulumi/automation";\nimport { keyBits } from "./shards";'],
+      [
+        "provider/catalog/x.ts",
+        'import { openStateBackend, type StackRef } from "../backend";\nimport { fullName } from "../backend/index";',
+      ],
     ],
   },
   "simulator/**/*.ts": {

@@ -71,18 +71,22 @@ describe("the published package", () => {
       bugs: { url: "https://github.com/pulumi-serviceapi/pulumi-serviceapi/issues" },
     });
     expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
-    // What the provider and the catalog tool (its YAML catalog files) run with, and nothing the simulator needs.
+    // What the provider and the catalog tool (its YAML catalog files) run with, the state-backend reader's
+    // PostgreSQL driver (pg, and the libpq URL parsing it builds on), and nothing the simulator needs.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       "@grpc/grpc-js",
       "@pulumi/pulumi",
       "ajv-formats",
       "fastest-levenshtein",
       "google-protobuf",
+      "pg",
+      "pg-connection-string",
       "rrule",
       "undici",
       "yaml",
       "zod",
     ]);
+    expect(files).toContain("dist/provider/backend/index.js");
     // The catalog tool's bin, and its program, which every catalog stack runs.
     expect(pkg.bin).toEqual({ "serviceapi-catalog": "dist/provider/catalog/cli.js" });
     expect(files).toContain("dist/provider/catalog/cli.js");

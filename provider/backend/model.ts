@@ -1,0 +1,76 @@
+/**
+ * What the state-backend reader hands out: stacks, their latest checkpoint's resources and pending
+ * operations, and the locks held on them, as plain data. A secret stays in the ciphertext form the
+ * state holds it in (`{"4dabf18193072939515e22adb298388d": …, "ciphertext": …}`): nothing here decrypts.
+ */
+
+/** A stack of the backend. A DIY backend's organization is always "organization"; a stack of the legacy layout (no projects) has project "". */
+export interface StackRef {
+  organization: string;
+  project: string;
+  stack: string;
+}
+
+/** `organization/project/stack`, as `--stack` takes it; a legacy-layout stack (project "") is its bare name, as Pulumi names it. */
+export function fullName(ref: StackRef): string {
+  return ref.project === "" ? ref.stack : `${ref.organization}/${ref.project}/${ref.stack}`;
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  /** Absent for a component (and for a create still pending). */
+  id?: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/** An operation a killed or crashed command began and never recorded the end of: `creating`, `updating`, `deleting`, `reading`, … */
+export interface PendingOperation {
+  type: string;
+  resource: StateResource;
+}
+
+export interface StackState {
+  resources: StateResource[];
+  pending: PendingOperation[];
+}
+
+/** A lock file a DIY backend holds for a running (or killed) command; `key` is where it lies in the backend (`.pulumi/locks/…/<id>.json`). */
+export interface StackLock {
+  key: string;
+  pid: number;
+  username: string;
+  hostname: string;
+  /** As Pulumi wrote it (RFC 3339, nanoseconds). */
+  timestamp: string;
+}
+
+export interface StateBackend {
+  /** The backend's URL with any password masked (`postgres://pulumi:****@host/db`). */
+  readonly url: string;
+  /** How it is read. */
+  readonly via: "file" | "postgres" | "cli";
+  /** false for "cli": locks cannot be seen there. */
+  readonly seesLocks: boolean;
+  /** Every stack, or those of one project (a legacy-layout stack has none, and is listed for every project, as `pulumi stack ls` does), sorted by full name. */
+  stacks(project?: string): Promise<StackRef[]>;
+  /** The stack's latest checkpoint; undefined when the stack does not exist. An existing stack with no deployment yet: empty lists. */
+  state(ref: StackRef): Promise<StackState | undefined>;
+  /** Locks held on the stack ([] when none; [] always for "cli"). */
+  locks(ref: StackRef): Promise<StackLock[]>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** The backend URL; when absent, the CLI is asked which backend it is logged in to (`pulumi whoami --verbose --json`, its `url`). */
+  url?: string;
+  /** Environment for the CLI fallback and for PG* variables (PGPASSWORD etc.). Defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The `pulumi` command for the fallback and for `whoami` (default "pulumi" on PATH). */
+  pulumi?: string;
+  /** Working directory for CLI calls (and what a relative `file://` path is relative to). */
+  cwd?: string;
+  /** "cli": read through the CLI even where the backend could be read directly (to compare the two, or to measure). */
+  via?: "cli";
+}

@@ -11,7 +11,7 @@
  * signal reaches only a direct child, the `pulumi` CLI, and nothing below it; it is sent when the
  * *thread* that forked the child ends, which in a Go program (the CLI starting its plugins) is any
  * thread; it is Linux's alone; and the CLI would have to put it on every plugin itself. A watcher
- * sees the whole tree, on any Unix.
+ * sees the whole tree, on any Unix (not on Windows: there the tool starts none).
  *
  * So the bin starts, first thing, a small detached process (`reaper-process.ts`: a session of its
  * own, so the group signals of a terminal or a CI runner do not reach it; stdin a pipe from the
@@ -61,6 +61,8 @@ export interface Reaper {
  * `entry` is the watcher's program (the build's `reaper-process.js` beside this file).
  */
 export function startReaper(entry = join(__dirname, "reaper-process.js")): Reaper {
+  // Windows has neither `ps` nor sessions; a job object would be its way, not done here.
+  if (process.platform === "win32") return { ready: Promise.resolve(), done: () => {} };
   const mark = randomUUID();
   process.env[RUN_MARK] = mark;
   // stdout says "ready"; stderr is the tool's, for the watcher's one line should it fail.

@@ -129,12 +129,12 @@ class Tool {
   /** One command, timed from spawn to exit, its process tree watched; `parallel` overrides the bench's `--parallel`. */
   async run(args: string[], expected: number[] = [0], parallel = this.#parallel): Promise<ToolRun> {
     // The installed package, as users run it (`npx serviceapi-catalog`), with the bench's Node.js.
-    const cli = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
+    const bin = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");
     const startedAt = Date.now();
     const start = performance.now();
     const child = spawn(
       process.execPath,
-      [cli, ...args, ...this.#common, ...(parallel === undefined ? [] : ["--parallel", String(parallel)])],
+      [bin, ...args, ...this.#common, ...(parallel === undefined ? [] : ["--parallel", String(parallel)])],
       {
         cwd: this.root,
         env: { ...process.env, ...this.#env },

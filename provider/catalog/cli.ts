@@ -1,9 +1,7 @@
-#!/usr/bin/env node
 /**
- * `serviceapi-catalog`: the package's bin. Parses the command line, runs one command of `tool.ts`,
- * and turns a refusal into one line on stderr and exit code 2 — before any stack runs.
- * Ctrl-C (or the CI's SIGTERM) cancels: running stacks are asked to stop as `pulumi` itself would
- * be, none is started, and the report says which stacks finished.
+ * The command line of `serviceapi-catalog` (the bin, `bin.ts`, checks Node, starts the reaper, owns
+ * the process's signals, streams and exit, and calls `main`): parses it, runs one command of
+ * `tool.ts`, and turns a refusal into one line on stderr and exit code 2 — before any stack runs.
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -189,32 +187,4 @@ function config(pairs: string[]): Record<string, string> {
     out[key] = pair.slice(at + 1);
   }
   return out;
-}
-
-if (require.main === module) {
-  const controller = new AbortController();
-  let interrupted = 0;
-  const stop = () => {
-    // The first signal cancels (stacks stop as pulumi does on Ctrl-C); a second one leaves at once.
-    if (++interrupted > 1) process.exit(EXIT.cancelled);
-    console.error("serviceapi-catalog: cancelling — running stacks are asked to stop; press Ctrl-C again to leave at once");
-    controller.abort();
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  const io: Output = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) };
-  // No process.exit() right after the report: to a pipe, stdout is written asynchronously, and an
-  // exit cut a large --json report short (seen at 10,000 products). The process ends when its
-  // output is flushed; the unref'd timer only ends one that something else would keep alive.
-  const exit = (code: number) => {
-    process.exitCode = code;
-    setTimeout(() => process.exit(code), 10_000).unref();
-  };
-  main(process.argv.slice(2), io, controller.signal).then(
-    (code) => exit(code),
-    (error: unknown) => {
-      console.error(`serviceapi-catalog: ${(error as Error).stack ?? String(error)}`);
-      process.exit(EXIT.failed);
-    },
-  );
 }

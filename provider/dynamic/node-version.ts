@@ -8,22 +8,11 @@
  * (refresh, destroy) the same check runs when the state's `require("pulumi-serviceapi/dynamic/…")`
  * loads (or, in a stack made before the restructure, `…/lifecycle/…`). It sits in the dynamic face
  * because that face's modules load it first and it uses that face's print filter; the package entry
- * (`../index.ts`) imports it from here, downward.
+ * (`../index.ts`) imports it from here, downward. The minimum and the comparison are
+ * `../node-minimum.ts`'s, which the catalog tool's bin shares.
  */
-import { engines } from "../../package.json";
+import { MIN_NODE, nodeAtLeast } from "../node-minimum";
 import { expectPrintOf } from "./expected-prints";
-
-export const MIN_NODE = engines.node.replace(/^>=\s*/, "").replace(/\.0$/, "");
-
-/** Whether `version` (`v22.19.0`, `22.19.0`) is at least `minimum` (`22.19`). */
-export function nodeAtLeast(version: string, minimum: string): boolean {
-  const have = version.replace(/^v/, "").split(".").map(Number);
-  const need = minimum.split(".").map(Number);
-  for (let i = 0; i < need.length; i++) {
-    if ((have[i] ?? 0) !== need[i]) return (have[i] ?? 0) > need[i]!;
-  }
-  return true;
-}
 
 if (!nodeAtLeast(process.versions.node, MIN_NODE)) {
   const error = new Error(

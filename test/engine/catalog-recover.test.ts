@@ -60,8 +60,8 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
       sim.addFault({ operation: "products.create", kind: "delay", delayMs: 300, times: 1000 });
       const run = user.start(["up", "--parallel", "2"]);
       await until("30 products on the service", () => sim.products().length >= 30);
-      killTree(run.pid);
-      await run.done;
+      killTree(run.child.pid!);
+      await run.run;
       await until("every process of the run gone", () => processesWithEnv("PULUMI_HOME", user.pulumiHome).length === 0, 20_000);
       sim.clearFaults();
       // The creates in flight at the kill are processed by the service all the same: each request sent becomes a product.

@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { RunReport } from "../../provider/catalog/report";
 import { emptyReport } from "../../provider/catalog/stack-run";
 import { WORK } from "../support/engine";
-import { CLI } from "./catalog-support";
+import { BIN } from "./catalog-support";
 
 describe("serviceapi-catalog report", () => {
   it("combines two jobs' reports of 2,000 stacks each into one text, all of it through a pipe", async () => {
@@ -35,7 +35,7 @@ describe("serviceapi-catalog report", () => {
       writeFileSync(file, JSON.stringify(job(half)));
       return file;
     });
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, "report", ...files], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, "report", ...files], { maxBuffer: 64 * 1024 * 1024 });
     const lines = stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("serviceapi-catalog preview: 4000 of 4000 stack(s)");
     expect(lines.filter((l) => l.startsWith("  + product-"))).toHaveLength(4000);

@@ -4,7 +4,7 @@
  * (the packed copy in the repo's node_modules, as `npx serviceapi-catalog` runs it), with the real
  * Pulumi CLI and this Node.js first on PATH — the language host starts `node` from PATH.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -12,7 +12,8 @@ import { stringify } from "yaml";
 import type { Simulator } from "../../simulator";
 import { REPO, WORK, pulumiCli } from "../support/engine";
 
-export const CLI = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "cli.js");
+/** The installed bin (package.json's `bin`), as `npx serviceapi-catalog` runs it. */
+export const BIN = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");
 /** The project the tool gives its stacks by default (`--project`). */
 const PROJECT = "serviceapi-catalog";
 
@@ -72,21 +73,25 @@ export class CatalogUser {
 
   /** Runs `serviceapi-catalog <args>` in the repository; `env` overrides a setting for this run. */
   tool(args: string[], env: Record<string, string> = {}): Promise<ToolRun> {
-    return this.start(args, env).done;
+    return this.start(args, env).run;
   }
 
-  /** Starts `serviceapi-catalog <args>` and returns its process (to kill it) and its end. */
-  start(args: string[], env: Record<string, string> = {}): { pid: number; done: Promise<ToolRun> } {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
-    const done = new Promise<ToolRun>((resolve, reject) => {
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  /**
+   * Starts `serviceapi-catalog <args>` as `tool()` does, for a test that acts on the running process:
+   * the child, its stderr so far, and its run once it has ended and every process holding its output
+   * has closed it.
+   */
+  start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; stderr: () => string; run: Promise<ToolRun> } {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const run = new Promise<ToolRun>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (code, signal) => resolve({ code: code ?? (signal === null ? null : 128 + 9), stdout, stderr }));
     });
-    return { pid: child.pid!, done };
+    return { child, stderr: () => stderr, run };
   }
 
   /** This user's PULUMI_HOME: every process of its runs carries it (to find those left running). */
@@ -94,7 +99,7 @@ export class CatalogUser {
     return this.#env.PULUMI_HOME!;
   }
 
-  /** The environment the tool runs with (for the user's own `pulumi` and the tool's create journal). */
+  /** The environment the tool runs with. */
   get env(): Record<string, string> {
     return { ...this.#env };
   }

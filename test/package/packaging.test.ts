@@ -87,10 +87,11 @@ describe("the published package", () => {
       "zod",
     ]);
     expect(files).toContain("dist/provider/backend/index.js");
-    // The catalog tool's bin, and its program, which every catalog stack runs.
-    expect(pkg.bin).toEqual({ "serviceapi-catalog": "dist/provider/catalog/cli.js" });
-    expect(files).toContain("dist/provider/catalog/cli.js");
-    expect(files).toContain("dist/provider/catalog/program.js");
+    // The catalog tool's bin (its entry, the command line it runs, the reaper's watcher it starts), and its
+    // program, which every catalog stack runs.
+    expect(pkg.bin).toEqual({ "serviceapi-catalog": "dist/provider/catalog/bin.js" });
+    for (const file of ["bin.js", "cli.js", "reaper.js", "reaper-process.js", "program.js"])
+      expect(files).toContain(`dist/provider/catalog/${file}`);
   });
 
   it("the simulator is a package of its own, with its bin and nothing of the client", () => {
@@ -159,7 +160,7 @@ describe("the published package", () => {
     }, 60_000);
   }
 
-  it("installs into an empty project with no npm warning and runs no lifecycle script", () => {
+  it("installs into an empty project with no npm warning and runs no lifecycle script; its bin runs, and refuses Node 20 in one line", () => {
     const project = userProject(join(scratch, "project"));
     // Every lifecycle script npm starts goes through this shell, which notes it before running it.
     const scriptLog = join(scratch, "scripts.log");
@@ -178,6 +179,24 @@ describe("the published package", () => {
     const installed = JSON.parse(readFileSync(join(project, "node_modules", "pulumi-serviceapi", "package.json"), "utf8"));
     expect(installed.version).toBe(pkg.version);
     expect(Object.keys(installed.scripts ?? {}).filter((name) => LIFECYCLE_SCRIPTS.includes(name))).toEqual([]);
+
+    // `npx serviceapi-catalog`: the link npm made, run by the `node` first on PATH (its `#!/usr/bin/env node`).
+    const bin = join(project, "node_modules", ".bin", "serviceapi-catalog");
+    const help = spawnSync(bin, ["--help"], { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: "utf8" });
+    expect([help.status, help.stdout.split("\n")[0], help.stderr]).toEqual([
+      0,
+      "usage: serviceapi-catalog <plan|preview|up|drift|destroy|split|report> [options]",
+      "",
+    ]);
+    // The machine's own node is Node 20 (here and on CI): the built bin parses and runs on it, to say so.
+    const node20 = execFileSync("/usr/bin/node", ["--version"], { encoding: "utf8" }).trim();
+    expect(node20).toMatch(/^v20\./);
+    const old = spawnSync(bin, ["--help"], { env: { PATH: "/usr/bin:/bin" }, encoding: "utf8" });
+    expect([old.status, old.stdout, old.stderr]).toEqual([
+      2,
+      "",
+      `serviceapi-catalog: needs Node.js 22.19 or later; this is Node.js ${node20} (/usr/bin/node). Put a newer node first on PATH.\n`,
+    ]);
   }, 300_000);
 
   it("sends the version from package.json in User-Agent", async () => {

@@ -18,7 +18,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
@@ -68,13 +68,20 @@ function catalogFile(from: number, to: number, renamed: Set<number> = new Set())
   return stringify(products);
 }
 
-const fileName = (first: number) => `products-${String(first / PER_FILE).padStart(4, "0")}.yaml`;
+/** Files per folder: each folder directly in the catalog folder is a group with stacks of its own (provider/catalog/layout.ts), a team's area. */
+const FILES_PER_FOLDER = 10;
+
+const fileName = (first: number) => {
+  const n = first / PER_FILE;
+  return join(`area-${String(Math.floor(n / FILES_PER_FOLDER)).padStart(3, "0")}`, `products-${String(n).padStart(4, "0")}.yaml`);
+};
 
 /** The catalog folder, committed to a git repository of its own so `--base HEAD` has a base. */
 function writeCatalog(dir: string, count: number): void {
-  mkdirSync(dir, { recursive: true });
-  for (let first = 0; first < count; first += PER_FILE)
+  for (let first = 0; first < count; first += PER_FILE) {
+    mkdirSync(dirname(join(dir, fileName(first))), { recursive: true });
     writeFileSync(join(dir, fileName(first)), catalogFile(first, Math.min(count, first + PER_FILE)));
+  }
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   git("init", "-q", "-b", "main");
   git("add", "-A");

@@ -116,6 +116,15 @@ export class CliBackend implements StateBackend {
     }
   }
 
+  /** The CLI reads what it can: nothing here to find or repair. */
+  unreadable(_ref: StackRef): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+
+  repair(_ref: StackRef): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+
   locks(_ref: StackRef): Promise<StackLock[]> {
     return Promise.resolve([]);
   }

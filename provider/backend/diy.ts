@@ -24,6 +24,10 @@ export interface Bucket {
   read(keys: readonly string[]): Promise<Blob[]>;
   /** Every blob directly under `prefix` (none of a folder below it). */
   readUnder(prefix: string): Promise<Blob[]>;
+  /** The keys among `keys` whose side file of attributes is empty (a `file://` backend's `.attrs`); none for other stores. */
+  emptyAttributes?(keys: readonly string[]): Promise<string[]>;
+  /** Removes the side files of attributes of `keys`. */
+  removeAttributes?(keys: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +71,23 @@ export class DiyBackend implements StateBackend {
         .map((blob) => lockOf(blob.key, blob.data))
         .sort((a, b) => compare(a.timestamp, b.timestamp) || compare(a.key, b.key)),
     );
+  }
+
+  async unreadable(ref: StackRef): Promise<string[]> {
+    if (!isDiyRef(ref) || this.bucket.emptyAttributes === undefined) return [];
+    const bucket = this.bucket;
+    const keys = await this.#do(`checking the files of ${fullName(ref)}`, () => bucket.emptyAttributes!(checkpointKeys(ref)));
+    return keys.map((key) => `${key}.attrs`);
+  }
+
+  async repair(ref: StackRef): Promise<string[]> {
+    const found = await this.unreadable(ref);
+    if (found.length === 0) return [];
+    const bucket = this.bucket;
+    await this.#do(`repairing the files of ${fullName(ref)}`, () =>
+      bucket.removeAttributes!(found.map((key) => key.slice(0, -".attrs".length))),
+    );
+    return found;
   }
 
   close(): Promise<void> {

@@ -6,7 +6,7 @@
  * user's home), a relative path against the working directory; query parameters (`?no_tmp_dir=true`)
  * say how Pulumi writes, not where, and are ignored.
  */
-import { readdir, open, stat } from "node:fs/promises";
+import { readdir, open, stat, unlink } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import type { Blob, Bucket } from "./diy";
@@ -44,6 +44,23 @@ class FileBucket implements Bucket {
     const entries = await missingAsEmpty(readdir(this.#path(prefix), { withFileTypes: true }));
     const keys = entries.filter((e) => e.isFile() && !e.name.endsWith(ATTRS)).map((e) => `${prefix}${e.name}`);
     return this.read(keys);
+  }
+
+  /** Keys whose `.attrs` file exists and is empty: gocloud writes it in place, so a kill can cut it to 0 bytes. */
+  async emptyAttributes(keys: readonly string[]): Promise<string[]> {
+    const sizes = await Promise.all(
+      keys.map((key) =>
+        stat(`${this.#path(key)}${ATTRS}`).then(
+          (info) => info.size,
+          () => undefined,
+        ),
+      ),
+    );
+    return keys.filter((_, i) => sizes[i] === 0);
+  }
+
+  async removeAttributes(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => unlink(`${this.#path(key)}${ATTRS}`)));
   }
 
   close(): Promise<void> {

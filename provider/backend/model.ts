@@ -59,6 +59,14 @@ export interface StateBackend {
   state(ref: StackRef): Promise<StackState | undefined>;
   /** Locks held on the stack ([] when none; [] always for "cli"). */
   locks(ref: StackRef): Promise<StackLock[]>;
+  /**
+   * Files beside the stack's state that stop Pulumi's CLI from reading it although its state is
+   * whole: a `file://` backend's empty `.attrs` file, which a kill during a write can leave
+   * (`failed to load checkpoint: EOF`). Keys relative to the backend's root; [] for other backends.
+   */
+  unreadable(ref: StackRef): Promise<string[]>;
+  /** Removes what `unreadable` found (an `.attrs` file only holds a content type and an MD5, which Pulumi does without); returns the keys removed. */
+  repair(ref: StackRef): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -107,7 +107,8 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       }
     }
     if (command === "report") return runReport(rest, io);
-    if (rest.length > 0 && command !== "where") throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
+    if (rest.length > 0 && command !== "where")
+      throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
     const options: ToolOptions = {
       catalogDir: resolve(values.catalog),
       workDir: resolve(values["work-dir"]),
@@ -122,7 +123,14 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
           : integer("--parallel", values.parallel, 1, 64),
       base: values.base,
       // `--stack a,b` (a CI batch) as well as `--stack a --stack b`.
-      stacks: [...new Set(values.stack.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== ""))],
+      stacks: [
+        ...new Set(
+          values.stack
+            .flatMap((s) => s.split(","))
+            .map((s) => s.trim())
+            .filter((s) => s !== ""),
+        ),
+      ],
       json: values.json,
       all: values.all,
       config: config(values.config),

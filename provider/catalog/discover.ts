@@ -7,7 +7,15 @@
  * so it costs no request to the service and no `pulumi` run per stack where it can be helped.
  * Nothing here decides anything: `plan.ts` does.
  */
-import { fullName, openStateBackend, StateBackendError, type StackLock, type StateBackend, type StateResource } from "../backend";
+import {
+  fullName,
+  openStateBackend,
+  StateBackendError,
+  type StackLock,
+  type StackRef,
+  type StateBackend,
+  type StateResource,
+} from "../backend";
 import { isProductResource, recordedProductId } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import { compareCatalogs, readCatalog, readCatalogAt, type Catalog, type CatalogChange } from "./catalog";
@@ -40,6 +48,8 @@ export interface StackFacts {
   name: string;
   /** `organization/<project>/<name>`, as other stacks' messages name it. */
   fullName: string;
+  /** The stack as the backend knows it. */
+  ref: StackRef;
   id: StackId;
   products: Map<string, Deployed>;
   pending: Pending[];
@@ -85,8 +95,7 @@ const READERS = 8;
 
 export async function discover(options: DiscoverOptions, note: (line: string) => void): Promise<Discovery> {
   const catalog = readCatalog(options.catalogDir);
-  const change =
-    options.base === undefined ? undefined : compareCatalogs(readCatalogAt(options.base, options.catalogDir, note), catalog);
+  const change = options.base === undefined ? undefined : compareCatalogs(readCatalogAt(options.base, options.catalogDir, note), catalog);
   let backend: StateBackend;
   try {
     backend = await openStateBackend({ env: options.env, pulumi: options.pulumi, cwd: options.cwd });
@@ -107,7 +116,16 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
         // One stack's unreadable state (a checkpoint cut off by a kill) stops that stack, not the run.
         if (id === undefined || !(error instanceof StateBackendError)) throw error;
         const damaged = String(error.message);
-        stacks.set(ref.stack, { name: ref.stack, fullName: fullName(ref), id, products: new Map(), pending: [], locks: await backend.locks(ref), damaged });
+        stacks.set(ref.stack, {
+          name: ref.stack,
+          fullName: fullName(ref),
+          ref,
+          id,
+          products: new Map(),
+          pending: [],
+          locks: await backend.locks(ref),
+          damaged,
+        });
         return;
       }
       if (state === undefined) return;
@@ -121,6 +139,8 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
         }
         return;
       }
+      // A file beside the state that stops the CLI from reading it (a `file://` backend's empty `.attrs`).
+      const unreadable = await backend.unreadable(ref);
       const products = new Map<string, Deployed>();
       for (const r of state.resources) {
         if (!isProductResource(r) || r.id === undefined || (r as StateResource & { delete?: boolean }).delete === true) continue;
@@ -136,9 +156,27 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
       const pending = state.pending
         .filter((op) => isProductResource(op.resource))
         .map((op) => ({ key: keyOf(op.resource.urn), urn: op.resource.urn, op: op.type, inputs: op.resource.inputs }));
-      stacks.set(ref.stack, { name: ref.stack, fullName: fullName(ref), id, products, pending, locks: await backend.locks(ref) });
+      stacks.set(ref.stack, {
+        name: ref.stack,
+        fullName: fullName(ref),
+        ref,
+        id,
+        products,
+        pending,
+        locks: await backend.locks(ref),
+        ...(unreadable.length > 0 && {
+          damaged: `${unreadable.join(", ")} is empty, and Pulumi's CLI fails with "failed to load checkpoint: EOF"`,
+        }),
+      });
     });
-    return { catalog, project: options.project, change, backend: { url: backend.url, via: backend.via, seesLocks: backend.seesLocks }, stacks, elsewhere };
+    return {
+      catalog,
+      project: options.project,
+      change,
+      backend: { url: backend.url, via: backend.via, seesLocks: backend.seesLocks },
+      stacks,
+      elsewhere,
+    };
   } catch (error) {
     throw asRefusal(error);
   } finally {

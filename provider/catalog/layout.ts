@@ -16,7 +16,6 @@
  * hash space for the whole catalog. They keep working: their products are found where they are, and
  * move into their groups' stacks with `pulumi state move` at the next `split` or `up` (`plan.ts`).
  */
-import type { Catalog } from "./catalog";
 import { keyBits, Layout, type Keyed, type Shard } from "./shards";
 
 /** The root shard's name in a stack name. */
@@ -99,14 +98,6 @@ export class CatalogLayout {
     readonly prefix: string,
     readonly groups: ReadonlyMap<string, Layout>,
   ) {}
-
-  /** The layout a catalog starts with: each group one stack, split while any is over `maxSize`. */
-  static initial(prefix: string, catalog: Catalog, maxSize: number): CatalogLayout {
-    return new CatalogLayout(
-      prefix,
-      new Map([...byGroup(catalog.values())].map(([group, products]) => [group, Layout.initial(products, maxSize)])),
-    );
-  }
 
   /** Every stack of the layout, by group then shard. */
   stacks(): StackId[] {

@@ -96,7 +96,9 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     for (const key of [...facts.products.keys(), ...facts.pending.map((p) => p.key)]) {
       const other = where.get(key);
       if (other !== undefined && other !== facts.name) {
-        notes.push(`${key} is in the state of both ${other} and ${facts.name}: the later one is ignored until one of them no longer holds it`);
+        notes.push(
+          `${key} is in the state of both ${other} and ${facts.name}: the later one is ignored until one of them no longer holds it`,
+        );
         continue;
       }
       where.set(key, facts.name);
@@ -122,7 +124,8 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   }
   const targetNames = new Set(target.names());
   const legacy = [...stacks.values()].filter((s) => s.id.group === undefined && s.products.size > 0).map((s) => s.name);
-  const left = (name: string) => [...stacks.get(name)!.products.keys()].filter((key) => !moves.some((m) => m.key === key && m.from === name));
+  const left = (name: string) =>
+    [...stacks.get(name)!.products.keys()].filter((key) => !moves.some((m) => m.key === key && m.from === name));
   const retired = [...stacks.keys()].filter((name) => !targetNames.has(name)).sort();
 
   // The stacks this command runs.
@@ -193,7 +196,9 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       const managers = [
         ...(discovery.elsewhere.get(adoptId) ?? []),
         ...[...stacks.values()].flatMap((s) =>
-          [...s.products.values()].filter((d) => d.id.toLowerCase() === adoptId && d.key !== product.key).map((d) => ({ stack: s.name, name: d.key })),
+          [...s.products.values()]
+            .filter((d) => d.id.toLowerCase() === adoptId && d.key !== product.key)
+            .map((d) => ({ stack: s.name, name: d.key })),
         ),
       ];
       if (managers.length === 0) continue;
@@ -312,7 +317,11 @@ function splitsDue(prefix: string, current: CatalogLayout, target: CatalogLayout
     for (const shard of layout.shards) {
       const into = grown.shards.filter((s) => s !== shard && s.startsWith(shard));
       if (into.length > 0) {
-        out.push({ from: stackName(prefix, { group, shard }), into: into.map((s) => stackName(prefix, { group, shard: s })), interrupted: false });
+        out.push({
+          from: stackName(prefix, { group, shard }),
+          into: into.map((s) => stackName(prefix, { group, shard: s })),
+          interrupted: false,
+        });
       }
     }
   }
@@ -324,8 +333,8 @@ function blockers(facts: StackFacts): string[] {
   const out: string[] = [];
   if (facts.damaged !== undefined) {
     out.push(
-      `its state cannot be read (${facts.damaged}): a run was killed while writing it. ` +
-        `\`serviceapi-catalog recover --stack ${facts.name}\` restores the copy Pulumi kept before that write`,
+      `its state cannot be loaded (${facts.damaged}): a run was killed while writing it. ` +
+        `\`serviceapi-catalog recover --stack ${facts.name}\` repairs it`,
     );
   }
   for (const lock of facts.locks) {
@@ -334,7 +343,10 @@ function blockers(facts: StackFacts): string[] {
         `When no run is left (a killed or cancelled job), \`serviceapi-catalog recover --stack ${facts.name}\` clears it`,
     );
   }
-  const creates = facts.pending.filter((p) => p.op === "creating").map((p) => p.key).sort();
+  const creates = facts.pending
+    .filter((p) => p.op === "creating")
+    .map((p) => p.key)
+    .sort();
   const others = facts.pending.filter((p) => p.op !== "creating");
   if (creates.length > 0) {
     out.push(

@@ -73,7 +73,9 @@ export async function resolveProjects(catalog: Catalog, settings: ClientOptions)
   if (problems.length > 0) {
     const shown = problems.slice(0, 50);
     const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : "";
-    throw new CatalogError(`the catalog has ${problems.length} problem(s) with its projects; nothing was run:\n  ${shown.join("\n  ")}${more}`);
+    throw new CatalogError(
+      `the catalog has ${problems.length} problem(s) with its projects; nothing was run:\n  ${shown.join("\n  ")}${more}`,
+    );
   }
   return { ids, requests };
 }

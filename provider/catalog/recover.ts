@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { StateResource } from "../backend";
+import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
 import { readJournal, type JournalEntry } from "../resources/journal";
 import { isProductResource } from "../resources/product/recorded";
 import { placeholderId, unconfirmed } from "../resources/unconfirmed";
@@ -29,6 +29,8 @@ import type { Output } from "./run";
 import type { Workspaces } from "./workspace";
 
 export interface RecoverOptions {
+  /** How to open the state backend again (to repair a stack's files). */
+  backend: OpenOptions;
   stacks: string[];
   forceUnlock: boolean;
   createAnew: string[];
@@ -62,12 +64,19 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
   for (const facts of chosen) {
     const result: Recovered = { stack: facts.name, lines: [], refused: false };
     out.push(result);
+    // 0. A file beside the state that stops the CLI from loading it (a `file://` backend's empty `.attrs`): first, or `pulumi cancel` fails too.
+    if (facts.damaged !== undefined) {
+      for (const key of await repair(facts, options))
+        result.lines.push(`repaired: removed ${key}, an empty attributes file the kill left, which stopped Pulumi from loading the state`);
+    }
     // 1. The lock.
     for (const lock of facts.locks) {
       const here = lock.hostname === hostname();
       const gone = here && !alive(lock.pid);
       if (here && !gone) {
-        result.lines.push(`locked by pid ${lock.pid}, a process still running on this machine: left as it is (let it end, or stop it first)`);
+        result.lines.push(
+          `locked by pid ${lock.pid}, a process still running on this machine: left as it is (let it end, or stop it first)`,
+        );
         result.refused = true;
       } else if (gone || options.forceUnlock) {
         await workspaces.run(facts.name, ["cancel", "--stack", facts.name, "--yes"]);
@@ -84,6 +93,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
       }
     }
     if (result.refused) continue;
+
     // 2. Pending operations: each create taken into the state — with its id (from the journal), then read; or as a placeholder.
     if (facts.pending.length > 0) result.lines.push(...(await takeInPending(workspaces, facts, journal)));
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
@@ -115,7 +125,10 @@ async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal:
   const lines: string[] = [];
   const stack = await workspaces.stack(facts.name);
   const exported = await stack.exportStack();
-  const deployment = exported.deployment as { resources?: StateResource[]; pending_operations?: { type: string; resource: StateResource }[] };
+  const deployment = exported.deployment as {
+    resources?: StateResource[];
+    pending_operations?: { type: string; resource: StateResource }[];
+  };
   const resources = deployment.resources ?? [];
   const known: string[] = [];
   const others: string[] = [];
@@ -125,13 +138,16 @@ async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal:
       others.push(`${key}: ${op.type}`);
       continue;
     }
-    // The journal is truncated when an up of the stack starts: its last line for the key is this run's.
-    const made = journal.findLast((e) => (e.urn !== undefined ? e.urn === op.resource.urn : e.name === key));
+    // The id of a create that returned: the engine may have written it on the pending operation already; else the
+    // journal has it (truncated when an up of the stack starts, so its last line for the key is this run's).
+    const id = UUID.test(op.resource.id ?? "")
+      ? op.resource.id
+      : journal.findLast((e) => (e.urn !== undefined ? e.urn === op.resource.urn : e.name === key))?.id;
     const inputs = op.resource.inputs ?? {};
-    if (made !== undefined) {
-      resources.push({ ...op.resource, id: made.id, outputs: { ...inputs } });
+    if (id !== undefined) {
+      resources.push({ ...op.resource, id, outputs: { ...inputs } });
       known.push(op.resource.urn);
-      lines.push(`= ${key} (adopted ${made.id}: its create returned before the kill and the journal has its id; read, nothing created)`);
+      lines.push(`= ${key} (adopted ${id}: its create returned before the kill, and the run recorded its id; read, nothing created)`);
       continue;
     }
     resources.push({ ...op.resource, id: placeholderId(), outputs: { ...inputs, ...unconfirmed("products.create", new Date(), true) } });
@@ -147,12 +163,30 @@ async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal:
   deployment.pending_operations = [];
   await stack.importStack(exported);
   if (known.length > 0) await stack.refresh({ target: known });
-  if (others.length > 0) lines.push(`cleared ${others.length} other pending operation(s) (${others.join(", ")}): their resources are in the state`);
+  if (others.length > 0)
+    lines.push(`cleared ${others.length} other pending operation(s) (${others.join(", ")}): their resources are in the state`);
   return lines;
 }
 
+/** Removes what stops the CLI from loading the stack's state (`provider/backend`: `repair`). */
+async function repair(facts: StackFacts, options: RecoverOptions): Promise<string[]> {
+  const backend = await openStateBackend(options.backend);
+  try {
+    return await backend.repair(facts.ref);
+  } finally {
+    await backend.close();
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function needsRecovery(facts: StackFacts, anew: Set<string>): boolean {
-  return facts.locks.length > 0 || facts.pending.length > 0 || [...anew].some((key) => facts.products.get(key)?.unconfirmed === true);
+  return (
+    facts.damaged !== undefined ||
+    facts.locks.length > 0 ||
+    facts.pending.length > 0 ||
+    [...anew].some((key) => facts.products.get(key)?.unconfirmed === true)
+  );
 }
 
 /** Every create journal in the folders (one `<stack>.jsonl` per stack). */

@@ -75,7 +75,11 @@ export async function runPlanned(
   const scratchSpaces = new Workspaces({
     ...workspaces.options,
     folder: "scratch-stacks",
-    env: { ...workspaces.options.env, PULUMI_BACKEND_URL: `file://${scratch}`, PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "" },
+    env: {
+      ...workspaces.options.env,
+      PULUMI_BACKEND_URL: `file://${scratch}`,
+      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "",
+    },
   });
   rmSync(scratch, { recursive: true, force: true });
   // One pacer for every process of every stack (the limit is the token's); each stack's URL carries its name, so it also counts each stack's requests.
@@ -94,7 +98,8 @@ export async function runPlanned(
         if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
         const env: Record<string, string> = { SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack) };
         // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
-        if (run.products.some((p) => p.entry.adoptId !== undefined)) env[OTHER_STACKS_INDEX_ENV] = writeOtherStacks(plan, report.stack, options.workDir);
+        if (run.products.some((p) => p.entry.adoptId !== undefined))
+          env[OTHER_STACKS_INDEX_ENV] = writeOtherStacks(plan, report.stack, options.workDir);
         if (options.command === "up") {
           // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
           mkdirSync(journalDir(options.workDir), { recursive: true });

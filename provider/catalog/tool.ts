@@ -135,7 +135,9 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   for (const b of blocked) for (const reason of b.reasons) io.out(`${b.stack}: ${reason}`);
   for (const note of notes) io.out(`! ${note}`);
   if (discovery.change !== undefined) io.out(scope(options, discovery)!);
-  io.out(`${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`);
+  io.out(
+    `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
+  );
   for (const run of deploy.runs) io.out(`  ${run.name} (${run.products.length} products)`);
   const differs = previewStacks.join() !== stacks.join();
   if (differs) io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
@@ -143,7 +145,13 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
 }
 
 /** preview, up, drift, refresh, destroy. */
-export async function runStacks(command: RunCommand, options: ToolOptions, workspaces: Workspaces, io: Output, signal: AbortSignal): Promise<number> {
+export async function runStacks(
+  command: RunCommand,
+  options: ToolOptions,
+  workspaces: Workspaces,
+  io: Output,
+  signal: AbortSignal,
+): Promise<number> {
   const settings = checkSettings(options);
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
   if (discovery.stacks.size === 0 && command === "destroy") {
@@ -200,7 +208,11 @@ export async function runStacks(command: RunCommand, options: ToolOptions, works
     next: command === "drift" ? nextAfterDrift(reports, options) : command === "refresh" ? nextAfterRefresh(reports) : undefined,
   };
   if (command === "drift" && options.write) {
-    const written = writeDrift(options.catalogDir, discovery.catalog, reports.flatMap((r) => r.drift));
+    const written = writeDrift(
+      options.catalogDir,
+      discovery.catalog,
+      reports.flatMap((r) => r.drift),
+    );
     if (written.length > 0) {
       run.next = [
         `wrote the service's values into the catalog (review with \`git diff\`, commit to keep them; the deploy after the merge sends nothing for them):`,
@@ -259,6 +271,11 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
   const results = await recover(
     discovery,
     {
+      backend: {
+        env: { ...process.env, ...workspaces.options.env },
+        pulumi: (await workspaces.cli()).command,
+        cwd: await workspaces.projectDir(),
+      },
       stacks: options.stacks,
       forceUnlock: options.forceUnlock,
       createAnew: options.createAnew,
@@ -291,7 +308,9 @@ export async function runWhere(keys: string[], options: ToolOptions, workspaces:
     } else if (product === undefined) io.out(`${key}: not in the catalog; ${state}: the next up of ${now!.name} removes it`);
     else {
       const move = target !== undefined && now !== undefined && target !== now.name ? `; moves to ${target} at the next split or up` : "";
-      io.out(`${key}: ${product.file} (group ${groupOf(product.file)}); ${state}${move}${now === undefined && target ? `: ${target}` : ""}`);
+      io.out(
+        `${key}: ${product.file} (group ${groupOf(product.file)}); ${state}${move}${now === undefined && target ? `: ${target}` : ""}`,
+      );
     }
   }
   return missing > 0 ? EXIT.failed : EXIT.ok;

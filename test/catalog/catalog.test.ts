@@ -138,7 +138,9 @@ describe("parseCatalog: what a catalog may say", () => {
       { file: "a.yaml", text: `p1:\n  project: Acme Web\n  title: T\n  adoptId: ${id}\n` },
       { file: "b.yaml", text: `p2:\n  project: Acme Web\n  title: U\n  adoptId: ${id.toUpperCase()}\n` },
     ]);
-    expect(message).toBe(`${header(1)}\n  b.yaml: p2: adoptId names the same product as p1's adoptId: one product, one entry (remove one of the two)`);
+    expect(message).toBe(
+      `${header(1)}\n  b.yaml: p2: adoptId names the same product as p1's adoptId: one product, one entry (remove one of the two)`,
+    );
   });
 
   it("refuses files whose names cannot name their stacks, before reading their entries' problems away", () => {

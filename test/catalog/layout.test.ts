@@ -40,7 +40,18 @@ describe("stack names", () => {
   });
 
   it("a stack that is not the catalog's is none", () => {
-    for (const stack of ["dog-0", "catalog-", "catalog-2", "catalog-01x", "catalog-ALL", "catalog-plans", "catalog-plans.", "catalog-.all", "catalog-a..b.all", "dev"]) {
+    for (const stack of [
+      "dog-0",
+      "catalog-",
+      "catalog-2",
+      "catalog-01x",
+      "catalog-ALL",
+      "catalog-plans",
+      "catalog-plans.",
+      "catalog-.all",
+      "catalog-a..b.all",
+      "dev",
+    ]) {
       expect(parseStackName("catalog-", stack)).toBeUndefined();
     }
   });
@@ -56,9 +67,11 @@ describe("groups", () => {
 
   it("a name that cannot name a stack, or two entries giving one group, each one line naming the files", () => {
     expect(groupProblems(["plans.yaml", "teams/a.yaml", "teams/b/c.json"])).toEqual([]);
-    expect(groupProblems(["plans.yaml", "plans.json", "add-ons.yaml", "add-ons/x.yaml", "café plans.yaml", `${"x".repeat(41)}.yaml`])).toEqual([
-      "plans.json and plans.yaml: both give the stacks of group \"plans\"; rename one of them",
-      "add-ons.yaml and add-ons/: both give the stacks of group \"add-ons\"; rename one of them",
+    expect(
+      groupProblems(["plans.yaml", "plans.json", "add-ons.yaml", "add-ons/x.yaml", "café plans.yaml", `${"x".repeat(41)}.yaml`]),
+    ).toEqual([
+      'plans.json and plans.yaml: both give the stacks of group "plans"; rename one of them',
+      'add-ons.yaml and add-ons/: both give the stacks of group "add-ons"; rename one of them',
       "café plans.yaml: a file or folder directly in the catalog folder names its stacks, so its name (without .yaml/.json) must be letters, digits, '-', '_' and single dots, at most 40 characters: rename it",
       `${"x".repeat(41)}.yaml: a file or folder directly in the catalog folder names its stacks, so its name (without .yaml/.json) must be letters, digits, '-', '_' and single dots, at most 40 characters: rename it`,
     ]);

@@ -27,12 +27,29 @@ let ids = 0;
 function deployed(key: string, more: Partial<Deployed> = {}): Deployed {
   ids += 1;
   const id = `00000000-0000-4000-8000-${String(ids).padStart(12, "0")}`;
-  return { key, urn: `urn:pulumi:s::serviceapi-catalog::pulumi-nodejs:dynamic/serviceapi:Product::${key}`, id, unconfirmed: false, inputs: {}, outputs: {}, ...more };
+  return {
+    key,
+    urn: `urn:pulumi:s::serviceapi-catalog::pulumi-nodejs:dynamic/serviceapi:Product::${key}`,
+    id,
+    unconfirmed: false,
+    inputs: {},
+    outputs: {},
+    ...more,
+  };
 }
 
 function stack(name: string, keys: (string | Deployed)[], more: Partial<StackFacts> = {}): StackFacts {
   const products = new Map(keys.map((k) => (typeof k === "string" ? deployed(k) : k)).map((d) => [d.key, d]));
-  return { name, fullName: `organization/serviceapi-catalog/${name}`, id: parseStackName("catalog-", name)!, products, pending: [], locks: [], ...more };
+  return {
+    name,
+    fullName: `organization/serviceapi-catalog/${name}`,
+    ref: { organization: "organization", project: "serviceapi-catalog", stack: name },
+    id: parseStackName("catalog-", name)!,
+    products,
+    pending: [],
+    locks: [],
+    ...more,
+  };
 }
 
 function discovery(catalog: Catalog, stacks: StackFacts[], more: Partial<Discovery> = {}): Discovery {
@@ -47,7 +64,13 @@ function discovery(catalog: Catalog, stacks: StackFacts[], more: Partial<Discove
 }
 
 function plan(d: Discovery, command: Command, more: { stackSize?: number; stacks?: string[]; adoptManaged?: boolean } = {}): Plan {
-  return makePlan(d, { command, stackPrefix: "catalog-", stackSize: more.stackSize ?? 250, stacks: more.stacks ?? [], adoptManaged: more.adoptManaged ?? false });
+  return makePlan(d, {
+    command,
+    stackPrefix: "catalog-",
+    stackSize: more.stackSize ?? 250,
+    stacks: more.stacks ?? [],
+    adoptManaged: more.adoptManaged ?? false,
+  });
 }
 
 /** Each run as `name: keys` (sorted), for compact expectations. */
@@ -122,9 +145,7 @@ describe("moves: a product's stack is where its state is; where it goes is its t
     ]);
     const up = plan(d, "up", { stackSize: 3 });
     expect(up.splits).toEqual([{ from: "catalog-a.all", into: ["catalog-a.0", "catalog-a.1"], interrupted: false }]);
-    expect(up.moves.map((m) => [m.key, m.to]).sort()).toEqual(
-      [...zeros.map((k) => [k, "catalog-a.0"]), [ones[0], "catalog-a.1"]].sort(),
-    );
+    expect(up.moves.map((m) => [m.key, m.to]).sort()).toEqual([...zeros.map((k) => [k, "catalog-a.0"]), [ones[0], "catalog-a.1"]].sort());
     expect(up.retired).toEqual(["catalog-a.all"]);
     // A preview runs before the split, on the stack as it is, the new product there too.
     expect(runs(plan(d, "preview", { stackSize: 3 }))).toEqual({ "catalog-a.all": [...zeros, ...ones].sort(), "catalog-b.all": ["other"] });
@@ -133,7 +154,11 @@ describe("moves: a product's stack is where its state is; where it goes is its t
   it("an interrupted split (the old stack beside its halves): the rest of its products move, then it retires", () => {
     const [z] = keysWith("0", 1, "i");
     const [o] = keysWith("1", 1, "i");
-    const d = discovery(catalogOf({ "a.yaml": [z!, o!] }), [stack("catalog-a.all", [o!]), stack("catalog-a.0", [z!]), stack("catalog-a.1", [])]);
+    const d = discovery(catalogOf({ "a.yaml": [z!, o!] }), [
+      stack("catalog-a.all", [o!]),
+      stack("catalog-a.0", [z!]),
+      stack("catalog-a.1", []),
+    ]);
     const up = plan(d, "up", { stackSize: 1 });
     expect(up.splits).toEqual([{ from: "catalog-a.all", into: ["catalog-a.0", "catalog-a.1"], interrupted: true }]);
     expect(up.moves).toEqual([{ key: o, from: "catalog-a.all", to: "catalog-a.1" }]);
@@ -171,7 +196,11 @@ describe("what stops a stack, and what a reviewer must see", () => {
   });
 
   it("a lost create without adoptId: excluded from an up and named with its title and slug; with adoptId: adopted as usual", () => {
-    const lost = deployed("lost", { id: "unconfirmed-create-1a2b3c4d", unconfirmed: true, inputs: { title: "Lost one", slug: "lost-one" } });
+    const lost = deployed("lost", {
+      id: "unconfirmed-create-1a2b3c4d",
+      unconfirmed: true,
+      inputs: { title: "Lost one", slug: "lost-one" },
+    });
     const d = discovery(catalogOf({ "a.yaml": ["lost"] }), [stack("catalog-a.all", [lost])]);
     const run = plan(d, "up").runs[0]!;
     expect(run.exclude).toEqual([lost.urn]);
@@ -180,7 +209,9 @@ describe("what stops a stack, and what a reviewer must see", () => {
         "it is not created again by itself. Find it in the service's UI and add `adoptId: <its id>` to lost in a.yaml; if it is not there, " +
         "`serviceapi-catalog recover --create-anew lost`",
     ]);
-    const adopted = discovery(catalogOf({ "a.yaml": ["lost"] }, { lost: { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" } }), [stack("catalog-a.all", [lost])]);
+    const adopted = discovery(catalogOf({ "a.yaml": ["lost"] }, { lost: { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" } }), [
+      stack("catalog-a.all", [lost]),
+    ]);
     expect(plan(adopted, "up").runs[0]!).toMatchObject({ exclude: [], notes: [] });
   });
 

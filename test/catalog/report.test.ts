@@ -66,7 +66,9 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "up",
       stacks: 3,
-      splits: ["moved 5 product(s) from catalog-a.all into catalog-a.0 (3), catalog-a.1 (2) with pulumi state move, no request to the service"],
+      splits: [
+        "moved 5 product(s) from catalog-a.all into catalog-a.0 (3), catalog-a.1 (2) with pulumi state move, no request to the service",
+      ],
       results: [
         stack("catalog-a.1", "up", {
           products: 5,
@@ -136,7 +138,11 @@ describe("formatReport", () => {
       stacks: 3,
       splits: [],
       results: [
-        stack("catalog-a.all", "up", { status: "blocked", products: 10, notes: ["LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: …"] }),
+        stack("catalog-a.all", "up", {
+          status: "blocked",
+          products: 10,
+          notes: ["LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: …"],
+        }),
         stack("catalog-b.all", "up", {
           status: "failed",
           products: 3,
@@ -168,7 +174,12 @@ describe("formatReport", () => {
       splits: [],
       results: [
         stack("catalog-a.all", "up", { status: "skipped", products: 5 }),
-        stack("catalog-b.all", "up", { products: 4, updates: [{ key: "w", fields: [{ field: "title", from: "a", to: "b" }] }], requests: 2, seconds: 1 }),
+        stack("catalog-b.all", "up", {
+          products: 4,
+          updates: [{ key: "w", fields: [{ field: "title", from: "a", to: "b" }] }],
+          requests: 2,
+          seconds: 1,
+        }),
       ],
     };
     expect(formatReport(run).split("\n")).toEqual([
@@ -187,7 +198,14 @@ describe("formatReport", () => {
       command: "preview",
       stacks: 1,
       splits: [],
-      results: [stack("catalog-a.all", "preview", { products: 47, creates: [...keys].reverse().map((key) => ({ key, fields: [] })), requests: 1, seconds: 2 })],
+      results: [
+        stack("catalog-a.all", "preview", {
+          products: 47,
+          creates: [...keys].reverse().map((key) => ({ key, fields: [] })),
+          requests: 1,
+          seconds: 2,
+        }),
+      ],
     };
     const lines = formatReport(run).split("\n");
     expect(lines.slice(2, 23)).toEqual([...keys.slice(0, 20).map((key) => `  + ${key}`), "  + … and 5 more"]);

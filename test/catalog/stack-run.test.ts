@@ -34,7 +34,14 @@ function step(op: string, key: string, old: object | undefined, news: object | u
     sequence: 0,
     timestamp: 0,
     resOutputsEvent: {
-      metadata: { op, urn: urn(key), type: TYPE, provider: "", old: old && { ...old, urn: urn(key), type: TYPE, id }, new: news && { ...news, urn: urn(key), type: TYPE, id } },
+      metadata: {
+        op,
+        urn: urn(key),
+        type: TYPE,
+        provider: "",
+        old: old && { ...old, urn: urn(key), type: TYPE, id },
+        new: news && { ...news, urn: urn(key), type: TYPE, id },
+      },
     },
   } as unknown as EngineEvent;
 }
@@ -48,7 +55,12 @@ async function replay(command: RunCommand, events: EngineEvent[], onCreated?: (k
 describe("from the engine's events to the report", () => {
   it("an update: the fields `up` sends, each with the value held and the one declared", async () => {
     const report = await replay("preview", [
-      step("update", "pro", { inputs: declared, outputs: recorded }, { inputs: { ...declared, title: "Pro", slug: undefined, status: "archived" }, outputs: {} }),
+      step(
+        "update",
+        "pro",
+        { inputs: declared, outputs: recorded },
+        { inputs: { ...declared, title: "Pro", slug: undefined, status: "archived" }, outputs: {} },
+      ),
       step("same", "starter", { inputs: declared, outputs: recorded }, { inputs: declared, outputs: recorded }),
     ]);
     expect(report.updates).toEqual([
@@ -98,7 +110,12 @@ describe("from the engine's events to the report", () => {
       [
         step("create", "new", undefined, { inputs: { ...declared, title: "New one" }, outputs: recorded }),
         step("create", "found", undefined, { inputs: { ...declared, adoptId: ID }, outputs: recorded }),
-        step("replace", "lost", { inputs: declared, outputs: { ...recorded, __unconfirmedCreate: { operation: "products.create", at: "x" } } }, { inputs: { ...declared, adoptId: ID }, outputs: {} }),
+        step(
+          "replace",
+          "lost",
+          { inputs: declared, outputs: { ...recorded, __unconfirmedCreate: { operation: "products.create", at: "x" } } },
+          { inputs: { ...declared, adoptId: ID }, outputs: {} },
+        ),
       ],
       (key, id) => seen.push(`${key} ${id}`),
     );
@@ -125,8 +142,15 @@ describe("from the engine's events to the report", () => {
 
   it("error diagnostics by key, Pulumi's closing line left out; the stack marked failed", async () => {
     const diag = (message: string, key?: string): EngineEvent =>
-      ({ sequence: 0, timestamp: 0, diagnosticEvent: { message, color: "never", severity: "error", urn: key && urn(key) } }) as unknown as EngineEvent;
-    const report = await replay("up", [diag("products.create failed: 503 service_unavailable\n\nmore detail\nand more", "pro"), diag("update failed")]);
+      ({
+        sequence: 0,
+        timestamp: 0,
+        diagnosticEvent: { message, color: "never", severity: "error", urn: key && urn(key) },
+      }) as unknown as EngineEvent;
+    const report = await replay("up", [
+      diag("products.create failed: 503 service_unavailable\n\nmore detail\nand more", "pro"),
+      diag("update failed"),
+    ]);
     expect(report.errors).toEqual(["pro: products.create failed: 503 service_unavailable more detail"]);
     expect(report.status).toBe("failed");
   });

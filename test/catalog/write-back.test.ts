@@ -48,7 +48,13 @@ describe("writeDrift", () => {
           { field: "status", from: "draft", to: "archived" },
         ],
       },
-      { key: "sso", fields: [{ field: "slug", from: "sso", to: "single-sign-on" }, { field: "title", from: "SSO", to: "[secret]" }] },
+      {
+        key: "sso",
+        fields: [
+          { field: "slug", from: "sso", to: "single-sign-on" },
+          { field: "title", from: "SSO", to: "[secret]" },
+        ],
+      },
       { key: "gone", fields: [{ field: "title", from: "a", to: "b" }] },
     ]);
 

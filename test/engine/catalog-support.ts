@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
+import { openStateBackend } from "../../provider/backend";
 import type { Simulator } from "../../simulator";
 import { REPO, WORK, pulumiCli } from "../support/engine";
 
@@ -136,15 +137,32 @@ export class CatalogUser {
     return out;
   }
 
-  /** The keys a stack's state holds as pending creates (a killed `up`). */
-  pendingCreates(stack: string): string[] {
-    const state = JSON.parse(this.#pulumi(["stack", "export", "--stack", `organization/${PROJECT}/${stack}`])) as {
-      deployment: { pending_operations?: { type: string; resource: { urn: string } }[] };
-    };
-    return (state.deployment.pending_operations ?? [])
-      .filter((op) => op.type === "creating")
-      .map((op) => op.resource.urn.split("::").pop()!)
-      .sort();
+  /** The keys a stack's state holds as pending creates (a killed `up`), read from the backend as the tool reads it. */
+  async pendingCreates(stack: string): Promise<string[]> {
+    return (await this.pendingIds(stack)).map((p) => p.key);
+  }
+
+  /** The same, each with the id the engine wrote on it, if it did (a create that returned just before the kill). */
+  async pendingIds(stack: string): Promise<{ key: string; id?: string }[]> {
+    const backend = await openStateBackend({ url: this.#env.PULUMI_BACKEND_URL, env: this.#env });
+    try {
+      const state = await backend.state({ organization: "organization", project: PROJECT, stack });
+      return (state?.pending ?? [])
+        .filter((op) => op.type === "creating")
+        .map((op) => ({ key: op.resource.urn.split("::").pop()!, ...(op.resource.id !== undefined && { id: op.resource.id }) }))
+        .sort((a, b) => (a.key < b.key ? -1 : 1));
+    } finally {
+      await backend.close();
+    }
+  }
+
+  /** Runs the user's own `pulumi` in the tool's project folder (where `pulumi stack init` finds the project). */
+  pulumi(args: string[]): string {
+    return execFileSync("pulumi", [...args, "--non-interactive"], {
+      cwd: join(this.repo, ".serviceapi-catalog", "project"),
+      env: { ...this.#env, PULUMI_DIY_BACKEND_PARALLEL: "1" },
+      encoding: "utf8",
+    });
   }
 
   /** A digest of every file of the backend (names and contents): equal digests, nothing written. */

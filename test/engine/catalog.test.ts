@@ -114,78 +114,88 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
           .sort(),
       );
       // Each create's line reached stderr as it came (the trace of a killed run's log): key and id as the state has them.
-      const created = up.stderr.split("\n").filter((line) => line.includes(": created Product ")).sort();
+      const created = up.stderr
+        .split("\n")
+        .filter((line) => line.includes(": created Product "))
+        .sort();
       expect(created).toEqual([...ids].map(([key, { stack, id }]) => `${stack}: created Product "${key}" ${id}`).sort());
     });
 
-    await step("2. a pull request changing 3 fields of one product and a slug of another: values old → new, archiving called out", async () => {
-      user.git("add", "catalog");
-      user.git("commit", "--quiet", "-m", "60 products");
-      user.files["a.yaml"]!.p08 = { project: "Acme Web", title: "Product Eight", slug: "product-8", status: "archived" };
-      user.files["b.yaml"]!.p33!.slug = "product-thirty-three";
-      user.files["a.yaml"]!.p02!.description = "d".repeat(80);
-      user.writeCatalog();
-      // p08 loses its slug? No: it keeps it; its description is cleared below, on the service, to show a cleared field too.
-      await changeOnTheService(sim, idOf("p08"), { description: "Set in the UI" });
-      await user.tool(["refresh", "--stack", "catalog-a.all"]);
-      sim.clearRequests();
+    await step(
+      "2. a pull request changing 3 fields of one product and a slug of another: values old → new, archiving called out",
+      async () => {
+        user.git("add", "catalog");
+        user.git("commit", "--quiet", "-m", "60 products");
+        user.files["a.yaml"]!.p08 = { project: "Acme Web", title: "Product Eight", slug: "product-8", status: "archived" };
+        user.files["b.yaml"]!.p33!.slug = "product-thirty-three";
+        user.files["a.yaml"]!.p02!.description = "d".repeat(80);
+        user.writeCatalog();
+        // p08 loses its slug? No: it keeps it; its description is cleared below, on the service, to show a cleared field too.
+        await changeOnTheService(sim, idOf("p08"), { description: "Set in the UI" });
+        await user.tool(["refresh", "--stack", "catalog-a.all"]);
+        sim.clearRequests();
 
-      const plan = await user.tool(["plan", "--base", "HEAD", "--json", "--stack-size", "20"]);
-      expect([plan.code, plan.stderr]).toEqual([0, ""]);
-      expect(JSON.parse(plan.stdout)).toMatchObject({
-        stacks: ["catalog-a.all", "catalog-b.all"],
-        change: { added: [], changed: ["p02", "p08", "p33"], removed: [] },
-      });
-      expect(byRoute(sim)).toEqual({});
+        const plan = await user.tool(["plan", "--base", "HEAD", "--json", "--stack-size", "20"]);
+        expect([plan.code, plan.stderr]).toEqual([0, ""]);
+        expect(JSON.parse(plan.stdout)).toMatchObject({
+          stacks: ["catalog-a.all", "catalog-b.all"],
+          change: { added: [], changed: ["p02", "p08", "p33"], removed: [] },
+        });
+        expect(byRoute(sim)).toEqual({});
 
-      const preview = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
-      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
-      expect(reportLines(preview.stdout)).toEqual([
-        "serviceapi-catalog preview: 2 of 3 stack(s) (changed since HEAD: 0 added, 3 changed, 0 removed)",
-        "catalog-a.all (20 products): 2 to update (1 to archived); 0 request(s), N s",
-        "  ~ p02",
-        `      description: null → "${"d".repeat(59)}…" (80 characters)`,
-        "  ~ p08",
-        '      title: "Product 8" → "Product Eight"',
-        '      description: "Set in the UI" → null   (cleared)',
-        '      status: "draft" → "archived"   ← archives it',
-        "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
-        "  ~ p33",
-        '      slug: "product-33" → "product-thirty-three"',
-        "Total: 0 to create, 0 to adopt, 3 to update (1 to archived), 0 to replace, 0 to delete; 1 request(s) sent (the project listing included); 0 stack(s) failed",
-      ]);
-      // The JSON report (a CI matrix's, for the PR comment) carries the same values.
-      const json = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--json"]);
-      const results = JSON.parse(json.stdout).results as { stack: string; updates: { key: string; fields: unknown[] }[] }[];
-      expect(results.find((r) => r.stack === "catalog-a.all")!.updates.find((u) => u.key === "p08")!.fields).toEqual([
-        { field: "title", from: "Product 8", to: "Product Eight" },
-        { field: "description", from: "Set in the UI", to: null },
-        { field: "status", from: "draft", to: "archived" },
-      ]);
-      // No write and no read of a product: the project listing of each run only.
-      expect(byRoute(sim)).toEqual({ [LISTING]: 2 });
+        const preview = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
+        expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+        expect(reportLines(preview.stdout)).toEqual([
+          "serviceapi-catalog preview: 2 of 3 stack(s) (changed since HEAD: 0 added, 3 changed, 0 removed)",
+          "catalog-a.all (20 products): 2 to update (1 to archived); 0 request(s), N s",
+          "  ~ p02",
+          `      description: null → "${"d".repeat(59)}…" (80 characters)`,
+          "  ~ p08",
+          '      title: "Product 8" → "Product Eight"',
+          '      description: "Set in the UI" → null   (cleared)',
+          '      status: "draft" → "archived"   ← archives it',
+          "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
+          "  ~ p33",
+          '      slug: "product-33" → "product-thirty-three"',
+          "Total: 0 to create, 0 to adopt, 3 to update (1 to archived), 0 to replace, 0 to delete; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+        ]);
+        // The JSON report (a CI matrix's, for the PR comment) carries the same values.
+        const json = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--json"]);
+        const results = JSON.parse(json.stdout).results as { stack: string; updates: { key: string; fields: unknown[] }[] }[];
+        expect(results.find((r) => r.stack === "catalog-a.all")!.updates.find((u) => u.key === "p08")!.fields).toEqual([
+          { field: "title", from: "Product 8", to: "Product Eight" },
+          { field: "description", from: "Set in the UI", to: null },
+          { field: "status", from: "draft", to: "archived" },
+        ]);
+        // No write and no read of a product: the project listing of each run only.
+        expect(byRoute(sim)).toEqual({ [LISTING]: 2 });
 
-      sim.clearRequests();
-      const up = await user.tool(["up", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
-      expect(up.code, up.stdout + up.stderr).toBe(0);
-      expect(reportLines(up.stdout)[1]).toBe("catalog-a.all (20 products): 2 updated (1 to archived); 2 request(s), N s");
-      expect(writes(sim)).toEqual(
-        [
-          [`PATCH /api/v1/public/products/${idOf("p02")}`, { description: "d".repeat(80) }],
-          [`PATCH /api/v1/public/products/${idOf("p08")}`, { title: "Product Eight", description: null, status: "archived" }],
-          [`PATCH /api/v1/public/products/${idOf("p33")}`, { slug: "product-thirty-three" }],
-        ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
-      );
-      user.git("add", "catalog");
-      user.git("commit", "--quiet", "-m", "p02, p08 and p33");
-    });
+        sim.clearRequests();
+        const up = await user.tool(["up", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
+        expect(up.code, up.stdout + up.stderr).toBe(0);
+        expect(reportLines(up.stdout)[1]).toBe("catalog-a.all (20 products): 2 updated (1 to archived); 2 request(s), N s");
+        expect(writes(sim)).toEqual(
+          [
+            [`PATCH /api/v1/public/products/${idOf("p02")}`, { description: "d".repeat(80) }],
+            [`PATCH /api/v1/public/products/${idOf("p08")}`, { title: "Product Eight", description: null, status: "archived" }],
+            [`PATCH /api/v1/public/products/${idOf("p33")}`, { slug: "product-thirty-three" }],
+          ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+        );
+        user.git("add", "catalog");
+        user.git("commit", "--quiet", "-m", "p02, p08 and p33");
+      },
+    );
 
     await step("3. a pull request adding 20 products in one file previews that file's stack only; the deploy splits it", async () => {
       for (let n = 60; n < 80; n++) user.files["c.yaml"]![`p${n}`] = product(n);
       user.writeCatalog();
       sim.clearRequests();
       const plan = await user.tool(["plan", "--base", "HEAD", "--json", "--stack-size", "20"]);
-      const planned = JSON.parse(plan.stdout) as { preview: { matrix: { stack: string[] } }; matrix: { stack: string[] }; splits: unknown[] };
+      const planned = JSON.parse(plan.stdout) as {
+        preview: { matrix: { stack: string[] } };
+        matrix: { stack: string[] };
+        splits: unknown[];
+      };
       expect(planned.preview.matrix.stack).toEqual(["catalog-c.all"]);
       // The deploy runs the file's stacks after its split (40 products at 20 a stack: up to 40 ÷ 20 + 1), no other file's.
       expect(planned.matrix.stack.every((s) => s.startsWith("catalog-c."))).toBe(true);
@@ -202,7 +212,9 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       expect(up.code, up.stdout + up.stderr).toBe(0);
       // The split moved state only: the 20 creates and the listing are all the service saw.
       expect(byRoute(sim)).toEqual({ [LISTING]: 1, [CREATE]: 20 });
-      expect(reportLines(up.stdout)[1]).toMatch(/^ {2}moved 20 product\(s\) from catalog-c\.all into (catalog-c\.[01]+ \(\d+\)(, )?)+ with pulumi state move, no request to the service$/);
+      expect(reportLines(up.stdout)[1]).toMatch(
+        /^ {2}moved 20 product\(s\) from catalog-c\.all into (catalog-c\.[01]+ \(\d+\)(, )?)+ with pulumi state move, no request to the service$/,
+      );
       const after = user.products();
       for (const [key, { id }] of ids) expect([key, after.get(key)?.id]).toEqual([key, id]);
       expect(after.size).toBe(80);
@@ -261,54 +273,62 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       expect(drift.code, drift.stdout).toBe(0);
     });
 
-    await step("6. refresh accepts the service's value into the state: drift exits 0, the live value kept; preview shows the catalog's", async () => {
-      await changeOnTheService(sim, idOf("p21"), { slug: "set-in-the-ui" });
-      sim.clearRequests();
-      const refresh = await user.tool(["refresh", "--stack", "catalog-b.all", "--stack-size", "20"]);
-      expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
-      expect(reportLines(refresh.stdout).slice(1, 4)).toEqual([
-        "catalog-b.all (20 products): 1 accepted; 20 request(s), N s",
-        "  ~ p21",
-        '      slug: "product-21" → "set-in-the-ui"',
-      ]);
-      expect(writes(sim)).toEqual([]);
-      const drift = await user.tool(["drift", "--stack-size", "20"]);
-      expect(drift.code, drift.stdout).toBe(0);
-      expect(sim.products().find((p) => p.id === idOf("p21"))?.slug).toBe("set-in-the-ui");
-      const preview = await user.tool(["preview", "--stack", "catalog-b.all", "--stack-size", "20"]);
-      expect(reportLines(preview.stdout).slice(1, 4)).toEqual([
-        "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
-        "  ~ p21",
-        '      slug: "set-in-the-ui" → "product-21"',
-      ]);
-      await user.tool(["up", "--stack", "catalog-b.all", "--stack-size", "20"]);
-    });
+    await step(
+      "6. refresh accepts the service's value into the state: drift exits 0, the live value kept; preview shows the catalog's",
+      async () => {
+        await changeOnTheService(sim, idOf("p21"), { slug: "set-in-the-ui" });
+        sim.clearRequests();
+        const refresh = await user.tool(["refresh", "--stack", "catalog-b.all", "--stack-size", "20"]);
+        expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
+        expect(reportLines(refresh.stdout).slice(1, 4)).toEqual([
+          "catalog-b.all (20 products): 1 accepted; 20 request(s), N s",
+          "  ~ p21",
+          '      slug: "product-21" → "set-in-the-ui"',
+        ]);
+        expect(writes(sim)).toEqual([]);
+        const drift = await user.tool(["drift", "--stack-size", "20"]);
+        expect(drift.code, drift.stdout).toBe(0);
+        expect(sim.products().find((p) => p.id === idOf("p21"))?.slug).toBe("set-in-the-ui");
+        const preview = await user.tool(["preview", "--stack", "catalog-b.all", "--stack-size", "20"]);
+        expect(reportLines(preview.stdout).slice(1, 4)).toEqual([
+          "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
+          "  ~ p21",
+          '      slug: "set-in-the-ui" → "product-21"',
+        ]);
+        await user.tool(["up", "--stack", "catalog-b.all", "--stack-size", "20"]);
+      },
+    );
 
-    await step("7. an entry moved to a new file moves to that file's stack: a state move, 0 requests, nothing created or archived", async () => {
-      const moved = user.files["a.yaml"]!.p05!;
-      delete user.files["a.yaml"]!.p05;
-      user.files["d.yaml"] = { p05: moved };
-      user.writeCatalog();
-      const where = await user.tool(["where", "p05", "--stack-size", "20"]);
-      expect(where.stdout.trim()).toBe(`p05: d.yaml (group d); in catalog-a.all (id ${idOf("p05")}); moves to catalog-d.all at the next split or up`);
-      const preview = await user.tool(["preview", "--stack-size", "20"]);
-      expect(preview.code).toBe(0);
-      expect(reportLines(preview.stdout).filter((l) => l.includes("p05"))).toEqual([]);
-      sim.clearRequests();
-      const split = await user.tool(["split", "--stack-size", "20"]);
-      expect([split.code, split.stdout.trim()]).toEqual([
-        0,
-        "moved 1 product(s) from catalog-a.all into catalog-d.all (1) with pulumi state move, no request to the service",
-      ]);
-      expect(sim.requests()).toEqual([]);
-      expect(user.products().get("p05")).toEqual({ stack: "catalog-d.all", id: idOf("p05") });
-      const up = await user.tool(["up", "--stack-size", "20"]);
-      expect(up.code, up.stdout).toBe(0);
-      expect(reportLines(up.stdout).at(-1)).toBe(
-        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 1 request(s) sent (the project listing included); 0 stack(s) failed",
-      );
-      ids = user.products();
-    });
+    await step(
+      "7. an entry moved to a new file moves to that file's stack: a state move, 0 requests, nothing created or archived",
+      async () => {
+        const moved = user.files["a.yaml"]!.p05!;
+        delete user.files["a.yaml"]!.p05;
+        user.files["d.yaml"] = { p05: moved };
+        user.writeCatalog();
+        const where = await user.tool(["where", "p05", "--stack-size", "20"]);
+        expect(where.stdout.trim()).toBe(
+          `p05: d.yaml (group d); in catalog-a.all (id ${idOf("p05")}); moves to catalog-d.all at the next split or up`,
+        );
+        const preview = await user.tool(["preview", "--stack-size", "20"]);
+        expect(preview.code).toBe(0);
+        expect(reportLines(preview.stdout).filter((l) => l.includes("p05"))).toEqual([]);
+        sim.clearRequests();
+        const split = await user.tool(["split", "--stack-size", "20"]);
+        expect([split.code, split.stdout.trim()]).toEqual([
+          0,
+          "moved 1 product(s) from catalog-a.all into catalog-d.all (1) with pulumi state move, no request to the service",
+        ]);
+        expect(sim.requests()).toEqual([]);
+        expect(user.products().get("p05")).toEqual({ stack: "catalog-d.all", id: idOf("p05") });
+        const up = await user.tool(["up", "--stack-size", "20"]);
+        expect(up.code, up.stdout).toBe(0);
+        expect(reportLines(up.stdout).at(-1)).toBe(
+          "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+        );
+        ids = user.products();
+      },
+    );
 
     await step("8. a stack fails (the service answers 503): its log is named; the re-run runs it alone", async () => {
       user.files["a.yaml"]!.p80 = product(80);
@@ -349,7 +369,8 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       expect(bad).toEqual({
         code: 2,
         stdout: "",
-        stderr: "serviceapi-catalog: the catalog has 1 problem(s); nothing was run:\n  b.yaml: long-title: title must be 1 to 1024 characters long (got 1025)\n",
+        stderr:
+          "serviceapi-catalog: the catalog has 1 problem(s); nothing was run:\n  b.yaml: long-title: title must be 1 to 1024 characters long (got 1025)\n",
       });
       expect(sim.requests()).toEqual([]);
 
@@ -370,7 +391,9 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       sim.clearRequests();
       const refused = await user.tool(["up", "--stack-size", "20"], { SERVICEAPI_TOKEN: "sim_revoked_token_0001" });
       expect([refused.code, refused.stdout]).toEqual([2, ""]);
-      expect(refused.stderr).toMatch(/^serviceapi-catalog: no stack was run: projects\.list failed: 401 unauthorized: invalid public API token [^\n]*\n$/);
+      expect(refused.stderr).toMatch(
+        /^serviceapi-catalog: no stack was run: projects\.list failed: 401 unauthorized: invalid public API token [^\n]*\n$/,
+      );
       expect(refused.stderr).not.toContain("sim_revoked_token_0001");
       // One refused request for the whole run, not one per stack.
       expect(sim.requests().map((r) => [r.method, r.path, r.status])).toEqual([["GET", "/v1/projects?limit=100", 401]]);
@@ -395,7 +418,9 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       );
       expect(byRoute(sim)).toEqual({ [LISTING]: 1, [UPDATE]: ids.size });
       expect(writes(sim)).toEqual(
-        [...ids.values()].map(({ id }): [string, unknown] => [`PATCH /api/v1/public/products/${id}`, { status: "archived" }]).sort(([a], [b]) => (a < b ? -1 : 1)),
+        [...ids.values()]
+          .map(({ id }): [string, unknown] => [`PATCH /api/v1/public/products/${id}`, { status: "archived" }])
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
       );
       expect(sim.products().filter((p) => p.status !== "archived")).toEqual([]);
       expect(user.stacks()).toEqual([]);

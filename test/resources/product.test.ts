@@ -506,7 +506,9 @@ describe("check", () => {
       { property: "", reason: "title must be 1 to 1024 characters long (got 0)", field: "title" },
       { property: "", reason: "slug must be 1 to 1024 characters long (got 1025)", field: "slug" },
     ]);
-    expect((await check({ projectId: project, title: null })).failures).toEqual([{ property: "", reason: "title is required", field: "title" }]);
+    expect((await check({ projectId: project, title: null })).failures).toEqual([
+      { property: "", reason: "title is required", field: "title" },
+    ]);
     expect(
       (await check({ projectId: project, title: "T", status: "published", externalCheckoutUrl: "not a url" })).failures.map(
         (f) => f.reason,

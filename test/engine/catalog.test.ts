@@ -143,8 +143,11 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         });
         expect(byRoute(sim)).toEqual({});
 
+        // A preview writes nothing to the backend: a pull request's job can hold read-only backend credentials.
+        const backend = user.backendDigest();
         const preview = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
         expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+        expect(user.backendDigest()).toBe(backend);
         expect(reportLines(preview.stdout)).toEqual([
           "serviceapi-catalog preview: 2 of 3 stack(s) (changed since HEAD: 0 added, 3 changed, 0 removed)",
           "catalog-a.all (20 products): 2 to update (1 to archived); 0 request(s), N s",

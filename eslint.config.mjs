@@ -55,10 +55,10 @@ export default tseslint.config(
   }),
   ...boundary("provider/program", `(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`),
   // The catalog tool (`serviceapi-catalog`) is the top of the layering: a command over the package entry, the
-  // client, the resources and the state-backend reader; never a face directly, nor the client's or the reader's
-  // internals. Nothing imports it (below, and boundary()'s CATALOG pattern): the package must not load the
+  // client (its index, and its tools face: the shared pacer's server), the resources and the state-backend reader;
+  // never a face directly, nor the client's or the reader's internals. Nothing imports it (below, and boundary()'s CATALOG pattern): the package must not load the
   // Automation API into users' programs.
-  ...boundary("provider/catalog", `(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+client/|${BACKEND_DEEP}`),
+  ...boundary("provider/catalog", `(^|/)(dynamic|plugin|program)(/|$)|^(\\.\\./)+client/(?!tools$)|${BACKEND_DEEP}`),
   {
     // A file beside the package entry is no layer of its own: a face may import it, so it imports
     // nothing above the faces — else the face imports upward through it, which the rules above miss.

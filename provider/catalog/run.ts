@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSharedPacer } from "../client";
+import { startSharedPacer } from "../client/tools";
 import { CREATED_JOURNAL_ENV } from "../resources/journal";
 
 /** Read by the providers' adoption check (provider/resources): the products other stacks record. */

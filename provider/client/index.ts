@@ -37,7 +37,6 @@ export {
   type ErrorIssue,
 } from "./errors";
 export { TokenGate } from "./token-gate";
-export { startSharedPacer, type SharedPacer, type SharedPacerOptions, type SharedPacerStats } from "./shared-pacer";
 export { CursorList, type Page } from "./pagination";
 export { OPERATIONS, API_VERSION, PRODUCT_CREATE_VERSION, PRODUCT_STATUSES, LIMITS, type OperationName } from "../contract/schemas";
 export type {

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { RequestValidationError, type ServiceApiClient } from "../../provider/client";
 import { DEFAULT_IDS, type Simulator } from "../../simulator";
 import { clientFor, envelope, raw, rejectionOf, simulator } from "../helpers";
+import { daysAhead } from "../support/time";
+
+/** A time the service takes as ahead, whenever the test runs. */
+const LATER = daysAhead(365, 0);
 
 const P = DEFAULT_IDS.acmeWeb;
 const s = (n: number, ch = "a") => ch.repeat(n);
@@ -222,8 +226,9 @@ describe("limits at their boundaries, in the client before sending", () => {
   it("task fields: scheduledAt is RFC 3339, rrule is a valid RRULE, projectId a UUID", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
-    const base = { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00+02:00", projectId: P };
-    expect((await client.createTask(base)).nextRunAt).toBe("2029-12-31T22:00:00.000Z");
+    const base = { title: "t", prompt: "p", scheduledAt: LATER.replace("Z", "+02:00"), projectId: P };
+    // The offset is read: 00:00 at +02:00 is 22:00 the day before, in UTC.
+    expect((await client.createTask(base)).nextRunAt).toBe(new Date(Date.parse(LATER) - 2 * 3_600_000).toISOString());
     await refusedBeforeSending(
       sim,
       client.createTask({ ...base, scheduledAt: "next tuesday" }),
@@ -338,7 +343,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
   it("tasks: required fields, RRULE and a series that already ended", async () => {
     const sim = await simulator();
     const post = (body: unknown) => raw(sim, "POST", "/v1/tasks", { body });
-    const base = { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P };
+    const base = { title: "t", prompt: "p", scheduledAt: LATER, projectId: P };
     expect((await post(base)).status).toBe(201);
     expect(await post({ ...base, rrule: "garbage" })).toMatchObject(
       bad(sim, "rrule is not a valid RRULE: part 1 is not a NAME=VALUE part"),
@@ -349,7 +354,7 @@ describe("limits at their boundaries, in the simulator (raw requests bypassing t
     expect(await post({ ...base, scheduledAt: "2020-01-01T00:00:00Z", rrule: "FREQ=DAILY;COUNT=3" })).toMatchObject(
       bad(sim, "rrule has no occurrence at or after the current time (COUNT or UNTIL ends the series in the past, or no date matches)"),
     );
-    expect(await post({ ...base, scheduledAt: "2030-01-01" })).toMatchObject(
+    expect(await post({ ...base, scheduledAt: LATER.slice(0, 10) })).toMatchObject(
       bad(sim, "scheduledAt must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z"),
     );
     expect(await post({ title: "t" })).toMatchObject(bad(sim, "prompt is required; scheduledAt is required; projectId is required"));

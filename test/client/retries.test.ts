@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider/client";
 import { DEFAULT_IDS } from "../../simulator";
 import { ScaledClock, clientFor, simulator, until } from "../helpers";
+import { daysAhead } from "../support/time";
+
+/** A time the service takes as ahead, whenever the test runs. */
+const LATER = daysAhead(365, 0);
 
 const P = DEFAULT_IDS.acmeWeb;
 const MAY_HAVE_CREATED = "The request was not retried because the record may have been created: check for it before creating it again.";
@@ -43,7 +47,7 @@ describe("429: wait exactly Retry-After, for every operation", () => {
     const clock = new ScaledClock();
     const { client, events } = clientFor(sim, { clock });
     sim.addFault({ operation: "tasks.create", kind: "error", status: 429, retryAfter: null, times: 2 });
-    await client.createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P });
+    await client.createTask({ title: "t", prompt: "p", scheduledAt: LATER, projectId: P });
     expect(sim.requests().map((r) => r.status)).toEqual([429, 429, 201]);
     // The backoff (10 ms, then 20 ms at most, from initialRetryDelayMs 10) is raised to the floor.
     expect(events.filter((e) => e.type === "retry").map((e) => (e as { delayMs: number }).delayMs)).toEqual([250, 250]);
@@ -134,7 +138,7 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const { client } = clientFor(sim);
     sim.addFault({ operation: "tasks.create", kind: "reset", when: "after" });
     const err = await client
-      .createTask({ title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P })
+      .createTask({ title: "t", prompt: "p", scheduledAt: LATER, projectId: P })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, unreachable: false, operation: "tasks.create" });

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { AbortError, ConfigError, ServiceApiClient, startSharedPacer, type SharedPacer } from "../../provider/client";
+import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client";
+import { startSharedPacer, type SharedPacer } from "../../provider/client/tools";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import { DEFAULT_IDS, type Simulator } from "../../simulator";
@@ -268,3 +269,12 @@ async function recordingProxy(target: string) {
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}${new URL(target).pathname}`, heard };
 }
+
+describe("where the pacer's server is exported", () => {
+  it("not from the package's entry, which every user program loads; from the tools face (pulumi-serviceapi/shared-pacer)", async () => {
+    const entry = await import("../../provider");
+    expect("startSharedPacer" in entry).toBe(false);
+    const tools = await import("../../provider/client/tools");
+    expect(typeof tools.startSharedPacer).toBe("function");
+  });
+});

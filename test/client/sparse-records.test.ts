@@ -11,6 +11,10 @@ import { getSites, ServiceApiClient } from "../../provider";
 import * as site from "../../provider/dynamic/site";
 import * as task from "../../provider/dynamic/task";
 import { configureRequest } from "../helpers";
+import { daysAhead } from "../support/time";
+
+const LATER = daysAhead(365, 0);
+const LATER_RUN = LATER.replace("Z", ".000Z");
 
 const PROJECT = "00000000-0000-4000-8000-0000000000aa";
 const SITE = "00000000-0000-4000-8000-0000000000bb";
@@ -34,7 +38,7 @@ function sparseService(): Promise<{ server: Server; url: string; requests: strin
           next_cursor: null,
         });
       }
-      if (req.url === "/v1/tasks") return send(201, { title: "Digest", nextRunAt: "2030-01-01T00:00:00.000Z" });
+      if (req.url === "/v1/tasks") return send(201, { title: "Digest", nextRunAt: LATER_RUN });
       if (req.url?.startsWith("/v1/sites/")) return send(200, { name: "Renamed" });
       return send(404, { error: { code: "not_found", message: "no such endpoint", doc_url: "https://example.test/errors" } });
     });
@@ -66,9 +70,9 @@ describe("Site and Task records without id or object", () => {
         { name: "Main", subdomain: "main" },
         { is_default: false },
       ]);
-      expect(await client.createTask({ title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: PROJECT })).toEqual({
+      expect(await client.createTask({ title: "Digest", prompt: "p", scheduledAt: LATER, projectId: PROJECT })).toEqual({
         title: "Digest",
-        nextRunAt: "2030-01-01T00:00:00.000Z",
+        nextRunAt: LATER_RUN,
       });
       expect(await client.updateSite(SITE, { name: "Renamed" })).toEqual({ name: "Renamed" });
     } finally {
@@ -89,7 +93,7 @@ describe("Site and Task records without id or object", () => {
   it("a Task, whose id Pulumi needs as the resource id, fails saying the service omitted it and that the task exists", async () => {
     service.requests.length = 0;
     const err = await task
-      .create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", __provider: "stub" })
+      .create({ projectId: PROJECT, title: "Digest", prompt: "p", scheduledAt: LATER, __provider: "stub" })
       .catch((e: unknown) => e);
     expect((err as Error).message).toBe(
       "tasks.create returned a task without an id: the service omitted it (the API spec does not require one). " +

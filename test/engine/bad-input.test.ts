@@ -9,6 +9,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, clockAt, expectFailure, wire, type EngineStack, type ProgramSpec } from "../support/engine";
+import { daysAhead } from "../support/time";
 
 const project = DEFAULT_IDS.acmeDocs;
 
@@ -66,7 +67,7 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     ]);
     expect(
       await refused(engine, {
-        tasks: { t: { projectId: project, title: "T", prompt: "Nul \u0000 here", scheduledAt: "2031-01-01T00:00:00Z" } },
+        tasks: { t: { projectId: project, title: "T", prompt: "Nul \u0000 here", scheduledAt: daysAhead(365, 0) } },
       }),
     ).toEqual(["prompt must not contain control characters (U+0000 at character 5); only tab, line feed and carriage return are allowed"]);
   });
@@ -85,7 +86,7 @@ describe("bad input is refused at preview", { timeout: ENGINE_TIMEOUT_MS }, () =
     ]);
     expect(
       await refused(engine, {
-        tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: "2031-01-01T00:00:00Z" } },
+        tasks: { t: { projectId: project, title: "Report \u009B2J", prompt: "P", scheduledAt: daysAhead(365, 0) } },
       }),
     ).toEqual(["title must not contain control characters (U+009B at character 8); only tab, line feed and carriage return are allowed"]);
     // Right-to-left text with its marks, and emoji sequences, pass.

@@ -13,6 +13,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { engineSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../support/engine";
+import { nextWeeklyAt } from "../support/time";
 
 const project = DEFAULT_IDS.acmeDocs;
 const FIXTURE = join(__dirname, "fixtures", "state-0.1.0-lifecycle-subpaths.json");
@@ -40,7 +41,7 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
       products: { pro: { projectId: project, title: "Old stack pro", slug: "old-pro" } },
       sites: { docs: { projectId: project, siteId: site.id, name: "Docs (old stack)" } },
       tasks: {
-        weekly: { projectId: project, title: "Old stack task", prompt: "P", scheduledAt: "2031-01-05T09:00:00Z", rrule: "FREQ=WEEKLY" },
+        weekly: { projectId: project, title: "Old stack task", prompt: "P", scheduledAt: nextWeeklyAt(new Date(Date.now() + 30 * 86_400_000), 1, 9).toISOString(), rrule: "FREQ=WEEKLY" },
       },
     };
     await engine.setSpec(spec);

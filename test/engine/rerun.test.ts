@@ -11,6 +11,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire, type EngineStack } from "../support/engine";
+import { daysAhead } from "../support/time";
 
 const project = DEFAULT_IDS.acmeDocs;
 const WAYS_OUT =
@@ -83,7 +84,7 @@ describe("a re-run after an ambiguous create does not duplicate", { timeout: ENG
 
   it("dynamic: a task whose create answer was lost: the re-run refuses; adoptId records it with no request", async () => {
     const engine = await suite.newStack();
-    const task = { projectId: project, title: "Rerun task", prompt: "P", scheduledAt: "2031-01-01T09:00:00Z" };
+    const task = { projectId: project, title: "Rerun task", prompt: "P", scheduledAt: daysAhead(365) };
     await engine.setSpec({ tasks: { weekly: task } });
     sim.addFault({ operation: "tasks.create", kind: "error", status: 500, when: "after" });
     const first = await expectFailure(engine.up());

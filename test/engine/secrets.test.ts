@@ -13,8 +13,11 @@ import { simulator } from "../helpers";
 import { stackPerTest } from "./suite";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../support/engine";
+import { nextWeeklyAt } from "../support/time";
 
 const project = DEFAULT_IDS.acmeWeb;
+
+const MONDAY = nextWeeklyAt(new Date(Date.now() + 7 * 86_400_000), 1, 9);
 
 /** Distinct plaintexts, so a match can only be a leak. */
 const SECRET = {
@@ -26,9 +29,10 @@ const SECRET = {
   taskTitle: "Integration task 77b",
   prompt: "Summarize the Globex due diligence 0e9",
   prompt2: "Summarize the Globex due diligence, round two 0e9",
-  scheduledAt: "2031-03-03T09:00:00Z",
+  /** A Monday at 09:00 at least a week ahead, whenever the test runs (no fixed date: one would pass silently once it is past). */
+  scheduledAt: MONDAY.toISOString().replace(".000Z", "Z"),
   /** Mondays from a Monday: the first run is scheduledAt itself, in another spelling. */
-  firstRun: "2031-03-03T09:00:00.000Z",
+  firstRun: MONDAY.toISOString(),
   rrule: "FREQ=WEEKLY;BYDAY=MO;BYHOUR=9",
   emoji: "🤫",
   drifted: "Edited in the UI 6b4",

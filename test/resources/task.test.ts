@@ -8,6 +8,7 @@ import { task as lifecycle } from "../../provider/resources/task";
 import { withDefaults } from "../../provider/resources/with-defaults";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { harness } from "./harness";
+import { daysAhead } from "../support/time";
 
 const task = withDefaults(lifecycle);
 const name = "weekly";
@@ -15,7 +16,7 @@ const inputs = {
   projectId: DEFAULT_IDS.acmeWeb,
   title: "Weekly",
   prompt: "Summarize",
-  scheduledAt: "2031-12-01T09:00:00Z",
+  scheduledAt: daysAhead(365),
   rrule: "FREQ=WEEKLY;BYDAY=MO",
 };
 

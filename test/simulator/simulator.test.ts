@@ -7,6 +7,10 @@ import { MIN_TOKEN_LENGTH } from "../../provider/client";
 import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "../../simulator";
 import { envelope, raw, simulator, until } from "../helpers";
+import { daysAhead } from "../support/time";
+
+/** A time the service takes as ahead, whenever the test runs. */
+const LATER = daysAhead(365, 0);
 
 const P = DEFAULT_IDS.acmeWeb;
 const OPS = [
@@ -18,7 +22,7 @@ const OPS = [
     method: "POST",
     path: "/v1/tasks",
     version: "2026-07-11",
-    body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: P },
+    body: { title: "t", prompt: "p", scheduledAt: LATER, projectId: P },
   },
   { op: "products.create", method: "POST", path: "/api/v1/public/products", version: "2026-06-27", body: { title: "t", projectId: P } },
 ] as const;
@@ -79,7 +83,7 @@ describe("simulator: authentication and access", () => {
       (
         await raw(sim, "POST", "/v1/tasks", {
           ...opts,
-          body: { title: "t", prompt: "p", scheduledAt: "2030-01-01T00:00:00Z", projectId: DEFAULT_IDS.globexShop },
+          body: { title: "t", prompt: "p", scheduledAt: LATER, projectId: DEFAULT_IDS.globexShop },
         })
       ).status,
     ).toBe(403);
@@ -218,7 +222,7 @@ describe("simulator: what the API cannot list", () => {
       body: { title: "Second", projectId: DEFAULT_IDS.acmeDocs, slug: "s" },
     });
     const task = await raw(sim, "POST", "/v1/tasks", {
-      body: { title: "T", prompt: "P", scheduledAt: "2030-01-01T00:00:00Z", projectId: P },
+      body: { title: "T", prompt: "P", scheduledAt: LATER, projectId: P },
     });
     const products = (await request(`${sim.url}/_simulator/products`).then((r) => r.body.json())) as { data: unknown[] };
     expect(products.data).toEqual([
@@ -226,7 +230,7 @@ describe("simulator: what the API cannot list", () => {
       { ...second.body, projectId: DEFAULT_IDS.acmeDocs },
     ]);
     const tasks = (await request(`${sim.url}/_simulator/tasks`).then((r) => r.body.json())) as { data: unknown[] };
-    expect(tasks.data).toEqual([{ ...task.body, projectId: P, prompt: "P", scheduledAt: "2030-01-01T00:00:00Z" }]);
+    expect(tasks.data).toEqual([{ ...task.body, projectId: P, prompt: "P", scheduledAt: LATER }]);
     expect(sim.products()).toEqual(products.data);
     expect(sim.tasks()).toEqual(tasks.data);
   });

@@ -17,3 +17,9 @@ export function nextWeeklyAt(from: Date, weekday: number, hour: number, minute =
   if (candidate < from.getTime()) candidate += 7 * DAY_MS;
   return new Date(candidate);
 }
+
+/** `hour`:00 UTC, `days` days from now, as the API takes a time (`2026-12-01T09:00:00Z`): a future date that stays future whenever the test runs. */
+export function daysAhead(days: number, hour = 9): string {
+  const at = new Date(Date.now() + days * DAY_MS);
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), hour)).toISOString().replace(".000Z", "Z");
+}

@@ -288,7 +288,7 @@ describe("serviceapi-catalog end to end: 60 products over 4 stacks, then 8", { t
         expect.any(String),
       ]);
       expect(lines[2]).toMatch(
-        /^ {2}error: getProjectOutput: no project is named "No Such Project"; the 4 listed projects are: "Acme Web" \(id /,
+        /^ {2}error: getProjectOutput: no project is named "No Such Project" \(4 projects listed, none with a close name\)\. Check the name \(it is matched exactly, case included\), or pass id\.$/,
       );
       expect(lines.slice(3)).toEqual([
         "catalog-001 (6 products): no changes; 1 request(s), N s",

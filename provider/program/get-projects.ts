@@ -28,7 +28,7 @@ export function getProjectsOutput(args: GetProjectsOutputArgs = {}, opts?: pulum
   );
 }
 
-/** Exactly one project by name or id; zero or several matches is an error listing candidates. */
+/** Exactly one project by name or id; zero or several matches is an error naming close names or how to choose. */
 export async function getProject(args: GetProjectArgs, _opts?: pulumi.InvokeOptions): Promise<ProjectInfo> {
   return withProgramClient("getProject", (client) => findProject(client, "getProject", args, false));
 }

@@ -7,8 +7,8 @@
  * (`property title value {…} has a problem`), and any input may be a secret. For the same reason
  * no reason quotes a value; it says what is wrong and the limit.
  */
-import { closest, distance } from "fastest-levenshtein";
 import { parseWithIssues } from "../contract/issues";
+import { closeNames } from "./close-names";
 import type { InputField, ResourceFields } from "./fields";
 import type { CheckFailure } from "./lifecycle";
 
@@ -191,12 +191,7 @@ function checkKnownKeys(
 }
 
 function suggestion(key: string, known: readonly string[]): string {
-  const near = closest(
-    key.toLowerCase(),
-    known.map((k) => k.toLowerCase()),
-  );
-  const match = known.find((k) => k.toLowerCase() === near)!;
-  // Close enough to be a typo: a third of the name, and at least two edits for short names.
-  if (distance(key.toLowerCase(), near) <= Math.max(2, Math.floor(match.length / 3))) return `; did you mean ${match}?`;
+  const [match] = closeNames(key, known, 1);
+  if (match !== undefined) return `; did you mean ${match}?`;
   return ` (its inputs are ${known.join(", ")})`;
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ServiceApiClient } from "../client";
 import { parseWithIssues } from "../contract/issues";
+import { closeNames } from "./close-names";
 import { UserError } from "./errors";
 import { requireId } from "./omitted-id";
 
@@ -103,7 +104,7 @@ export const LOOKUPS = {
     }),
   }),
   getProject: lookup("getProject", {
-    description: "Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.",
+    description: "Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.",
     args: GetProjectArgs,
     result: ProjectInfo,
     run: (client, args, secret) => findProject(client, "getProject", args, secret),
@@ -116,7 +117,7 @@ export const LOOKUPS = {
   }),
   getSite: lookup("getSite", {
     description:
-      "Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.",
+      "Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.",
     args: GetSiteArgs,
     result: SiteInfo,
     run: (client, args, secret) => findSite(client, "getSite", args, secret),
@@ -145,38 +146,64 @@ export async function listSites(client: ServiceApiClient, projectId: string): Pr
   return all;
 }
 
-/** Exactly one project by name or id; zero or several matches is an error listing candidates. `secret`: never quote the argument. */
+/*
+ * A lookup that misses says how many records it listed and, for a name or subdomain, up to three
+ * close ones (a typo is the usual cause) — never the whole list, and never an id: the message lands
+ * in CI logs and pull-request comments, and the token may see projects the reader has no business
+ * learning the ids of. A secret argument is never quoted, and nor are names close to it (they would
+ * tell the secret, nearly).
+ */
+
+/** Exactly one project by name or id; zero or several matches is an error saying what to do. `secret`: never quote the argument. */
 export async function findProject(client: ServiceApiClient, fn: string, args: GetProjectArgs, secret: boolean): Promise<ProjectInfo> {
   if ((args.name === undefined) === (args.id === undefined)) throw new LookupError(`${fn}: pass exactly one of \`name\` and \`id\``);
   const projects = await listProjects(client, args.workspaceId);
-  const scope = args.workspaceId === undefined ? "" : ` in workspace ${args.workspaceId}`;
-  const show = (p: ProjectInfo) => `${p.name === null ? "(unnamed)" : JSON.stringify(p.name)} (id ${p.id}, workspace ${p.workspaceId})`;
+  const scope = args.workspaceId === undefined ? "" : secret ? " in the workspace given" : ` in workspace ${args.workspaceId}`;
   const noun = ["project", "projects"] as const;
   if (args.id !== undefined) {
     const id = args.id.toLowerCase();
+    const matches = projects.filter((p) => p.id.toLowerCase() === id);
+    if (matches.length === 1) return matches[0]!;
     const given = quoted(args.id, secret);
-    return exactlyOne(
+    if (matches.length === 0) {
+      throw noMatch(
+        fn,
+        noun,
+        `has id ${given}${scope}`,
+        projects.length,
+        undefined,
+        "Check the id and that the token can see the project.",
+      );
+    }
+    throw new LookupError(`${fn}: ${matches.length} projects have id ${given}${scope}. The service listed one id twice.`);
+  }
+  const name = args.name!;
+  const matches = projects.filter((p) => p.name === name);
+  if (matches.length === 1) return matches[0]!;
+  const given = quoted(name, secret);
+  if (matches.length === 0) {
+    const names = projects.flatMap((p) => (p.name === null ? [] : [p.name]));
+    const check = `Check the name (it is matched exactly, case included)${args.workspaceId === undefined ? "" : " and workspaceId"}`;
+    throw noMatch(
       fn,
       noun,
-      [`has id ${given}${scope}`, `have id ${given}${scope}`],
-      projects.filter((p) => p.id.toLowerCase() === id),
-      projects,
-      show,
-      { none: "Check the id and that the token can see the project.", several: "The service listed one id twice." },
+      `is named ${given}${scope}`,
+      projects.length,
+      secret ? undefined : closeNames(name, names),
+      `${check}, or pass id.`,
     );
   }
-  const given = quoted(args.name!, secret);
-  return exactlyOne(
+  // Projects of one name differ only by workspace and id, and the API names a workspace by its id
+  // alone (it has no workspace endpoint, so no workspace name to show): ids are the only way to tell
+  // them apart. So this message, and only this one, shows ids — of the projects named as asked,
+  // not of every project listed — and a project's own id only when its workspace has another.
+  const crowded = (p: ProjectInfo) => matches.filter((q) => q.workspaceId === p.workspaceId).length > 1;
+  throw several(
     fn,
-    noun,
-    [`is named ${given}${scope}`, `are named ${given}${scope}`],
-    projects.filter((p) => p.name === args.name),
-    projects,
-    show,
-    {
-      none: "Check the name (it is matched exactly, case included).",
-      several: args.workspaceId === undefined ? "Pass workspaceId or id to choose." : "Pass id to choose.",
-    },
+    `${matches.length} projects are named ${given}${scope}`,
+    matches,
+    (p) => (crowded(p) ? `id ${p.id} in workspace ${p.workspaceId}` : `one in workspace ${p.workspaceId}`),
+    args.workspaceId === undefined ? "Pass workspaceId or id to choose." : "Pass id to choose.",
   );
 }
 
@@ -187,47 +214,57 @@ export async function findSite(client: ServiceApiClient, fn: string, args: GetSi
     throw new LookupError(`${fn}: pass exactly one of \`name\`, \`subdomain\` and \`isDefault: true\``);
   }
   const sites = await listSites(client, args.projectId);
-  const where = `in project ${args.projectId}`;
-  const show = (s: SiteInfo) =>
-    `${s.name === null ? "(unnamed)" : JSON.stringify(s.name)} (subdomain ${s.subdomain === null ? "unknown" : JSON.stringify(s.subdomain)}, id ${s.id})`;
+  const where = secret ? "in the project given" : `in project ${args.projectId}`;
   const noun = ["site", "sites"] as const;
+  // Sites of one name or both default differ by subdomain; a site without one (the spec does not
+  // require it) can be told apart only by its id, so that one is shown with its id.
+  const bySubdomain = (s: SiteInfo) => (s.subdomain === null ? `id ${s.id} (no subdomain)` : `subdomain ${JSON.stringify(s.subdomain)}`);
   if (args.name !== undefined) {
+    const matches = sites.filter((s) => s.name === args.name);
+    if (matches.length === 1) return matches[0]!;
     const given = quoted(args.name, secret);
-    // A Site resource that renames the site it was found by makes the next lookup miss: say so.
-    return exactlyOne(
+    if (matches.length === 0) {
+      const names = sites.flatMap((s) => (s.name === null ? [] : [s.name]));
+      // A Site resource that renames the site it was found by makes the next lookup miss: say so.
+      throw noMatch(
+        fn,
+        noun,
+        `is named ${given} ${where}`,
+        sites.length,
+        secret ? undefined : closeNames(args.name, names),
+        "Look the site up by subdomain instead: a name changes when a Site resource renames the site, a subdomain does not.",
+      );
+    }
+    throw several(
       fn,
-      noun,
-      [`is named ${given} ${where}`, `are named ${given} ${where}`],
-      sites.filter((s) => s.name === args.name),
-      sites,
-      show,
-      {
-        none: "Look the site up by subdomain instead: a name changes when a Site resource renames the site, a subdomain does not.",
-        several: "Look the site up by subdomain to choose.",
-      },
+      `${matches.length} sites are named ${given} ${where}`,
+      matches,
+      bySubdomain,
+      "Look the site up by subdomain to choose.",
     );
   }
   if (args.subdomain !== undefined) {
+    const matches = sites.filter((s) => s.subdomain === args.subdomain);
+    if (matches.length === 1) return matches[0]!;
     const given = quoted(args.subdomain, secret);
-    return exactlyOne(
-      fn,
-      noun,
-      [`has subdomain ${given} ${where}`, `have subdomain ${given} ${where}`],
-      sites.filter((s) => s.subdomain === args.subdomain),
-      sites,
-      show,
-      { none: "Check the subdomain.", several: "Use name to choose." },
-    );
+    if (matches.length === 0) {
+      const subdomains = sites.flatMap((s) => (s.subdomain === null ? [] : [s.subdomain]));
+      throw noMatch(
+        fn,
+        noun,
+        `has subdomain ${given} ${where}`,
+        sites.length,
+        secret ? undefined : closeNames(args.subdomain, subdomains),
+        "Check the subdomain.",
+      );
+    }
+    const named = (s: SiteInfo) => (s.name === null ? "(unnamed)" : JSON.stringify(s.name));
+    throw several(fn, `${matches.length} sites have subdomain ${given} ${where}`, matches, named, "Use name to choose.");
   }
-  return exactlyOne(
-    fn,
-    noun,
-    [`is the default ${where}`, `are the default ${where}`],
-    sites.filter((s) => s.isDefault === true),
-    sites,
-    show,
-    { none: "Use name or subdomain instead.", several: "Use subdomain to choose." },
-  );
+  const matches = sites.filter((s) => s.isDefault === true);
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw noMatch(fn, noun, `is the default ${where}`, sites.length, undefined, "Use name or subdomain instead.");
+  throw several(fn, `${matches.length} sites are the default ${where}`, matches, bySubdomain, "Use subdomain to choose.");
 }
 
 /** `"Shop"`, or a placeholder when the argument is a secret (no message quotes a secret). */
@@ -235,34 +272,37 @@ function quoted(value: string, secret: boolean): string {
   return secret ? "(the secret value given)" : JSON.stringify(value);
 }
 
+/**
+ * A lookup that matched nothing: `no project is named "Acme Wbe" (4 projects listed); the closest:
+ * "Acme Web". <hint>`. `close`: the close names or subdomains found, or undefined where none are
+ * offered (an id, a secret argument, the default flag).
+ */
+function noMatch(
+  fn: string,
+  noun: readonly [string, string],
+  criterion: string,
+  listed: number,
+  close: readonly string[] | undefined,
+  hint: string,
+): LookupError {
+  const count = `${listed} ${listed === 1 ? noun[0] : noun[1]} listed`;
+  const closest =
+    close === undefined || listed === 0
+      ? `(${count})`
+      : close.length === 0
+        ? `(${count}, none with a close name)`
+        : `(${count}); the closest: ${close.map((n) => JSON.stringify(n)).join(", ")}`;
+  return new LookupError(`${fn}: no ${noun[0]} ${criterion} ${closest}. ${hint}`);
+}
+
 const SHOWN_CANDIDATES = 5;
 
 /**
- * The one record matching a lookup, or an error that says whether there were none or several,
- * listing up to five of the candidates so the user can pick one. `criterion` is how the lookup
- * reads, singular and plural: `["is named \"Shop\"", "are named \"Shop\""]`.
+ * A lookup that matched several: what tells them apart, for up to five of them, then how many
+ * more. `matched` reads like `2 sites are named "Twin" in project …`.
  */
-function exactlyOne<T>(
-  fn: string,
-  noun: readonly [string, string],
-  criterion: readonly [string, string],
-  matches: T[],
-  all: T[],
-  show: (record: T) => string,
-  hint: { none: string; several: string },
-): T {
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    const listed =
-      all.length === 0
-        ? `the token can see no ${noun[1]} here`
-        : `the ${all.length} listed ${all.length === 1 ? `${noun[0]} is` : `${noun[1]} are`}: ${candidates(all, show)}`;
-    throw new LookupError(`${fn}: no ${noun[0]} ${criterion[0]}; ${listed}. ${hint.none}`);
-  }
-  throw new LookupError(`${fn}: ${matches.length} ${noun[1]} ${criterion[1]}: ${candidates(matches, show)}. ${hint.several}`);
-}
-
-function candidates<T>(records: T[], show: (record: T) => string): string {
-  const shown = records.slice(0, SHOWN_CANDIDATES).map(show).join(", ");
-  return records.length > SHOWN_CANDIDATES ? `${shown}, and ${records.length - SHOWN_CANDIDATES} more` : shown;
+function several<T>(fn: string, matched: string, matches: T[], apart: (record: T) => string, hint: string): LookupError {
+  const shown = matches.slice(0, SHOWN_CANDIDATES).map(apart).join(", ");
+  const more = matches.length > SHOWN_CANDIDATES ? `, and ${matches.length - SHOWN_CANDIDATES} more` : "";
+  return new LookupError(`${fn}: ${matched}: ${shown}${more}. ${hint}`);
 }

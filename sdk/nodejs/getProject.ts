@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.
+ * Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.
  */
 export function getProject(args?: GetProjectArgs, opts?: pulumi.InvokeOptions): Promise<GetProjectResult> {
     args = args || {};
@@ -47,7 +47,7 @@ export interface GetProjectResult {
     readonly workspaceId: string;
 }
 /**
- * Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.
+ * Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.
  */
 export function getProjectOutput(args?: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectResult> {
     args = args || {};

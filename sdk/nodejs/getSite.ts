@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.
+ * Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.
  */
 export function getSite(args: GetSiteArgs, opts?: pulumi.InvokeOptions): Promise<GetSiteResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -55,7 +55,7 @@ export interface GetSiteResult {
     readonly subdomain?: string;
 }
 /**
- * Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.
+ * Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.
  */
 export function getSiteOutput(args: GetSiteOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSiteResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -3,9 +3,8 @@
  * against the workflow JSON schema), and its own `run:` scripts, executed here with the local CLI
  * against the simulator, exit 0 without drift and non-zero with drift — with the state in a file
  * backend and in PostgreSQL (`PULUMI_BACKEND_URL=postgres://…`, a real server from scripts/postgres.sh).
- * The catalog tool's workflow (examples/catalog-tool/github-workflow.yml) is checked the same way
- * against the schema and the house conventions, and runs only commands and options `serviceapi-catalog`
- * has, reading only fields its `plan --json` prints.
+ * The catalog tool's workflow (examples/catalog-tool/github-workflow.yml) has its own checks, in the
+ * fast tier: test/catalog/workflow.test.ts.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -19,9 +18,6 @@ import { postgresForSuite } from "./postgres";
 import { simulator } from "../helpers";
 import { step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../support/engine";
-import { main as catalogCli } from "../../provider/catalog/cli";
-import { runPlan, type ToolOptions } from "../../provider/catalog/tool";
-import type { Workspaces } from "../../provider/catalog/workspace";
 
 const WORKFLOW = join(REPO, "examples", "github-actions", "pulumi.yml");
 const workflowText = readFileSync(WORKFLOW, "utf8");
@@ -70,109 +66,6 @@ describe("the workflow's install from the team's npm registry (docs/gitops.md)",
       const withToken = job.steps.filter((s) => JSON.stringify(s).includes("NPM_TOKEN"));
       expect([name, withToken]).toEqual([name, [{ run: "npm ci", env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" } }]]);
     }
-  });
-});
-
-const CATALOG_WORKFLOW = join(REPO, "examples", "catalog-tool", "github-workflow.yml");
-const catalogWorkflowText = readFileSync(CATALOG_WORKFLOW, "utf8");
-const catalogWorkflow = parse(catalogWorkflowText) as Workflow & { concurrency: { group: string; "cancel-in-progress": string } };
-const catalogJob = (name: string) =>
-  catalogWorkflow.jobs[name] as Workflow["jobs"][string] & { if?: string; outputs?: Record<string, string> };
-
-describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml)", () => {
-  it("validates against the workflow schema (and the check is not vacuous)", () => {
-    expect(validateWorkflow(catalogWorkflowText).errors).toEqual([]);
-    const broken = catalogWorkflowText.replace("runs-on: ubuntu-latest", "runs_on: ubuntu-latest");
-    expect(validateWorkflow(broken).errors.length).toBeGreaterThan(0);
-  });
-
-  it("has the jobs of each event: plan, a preview matrix and one comment; plan, split, an up matrix and a summary; drift", () => {
-    expect(Object.keys(catalogWorkflow.jobs)).toEqual(["plan", "preview", "comment", "split", "up", "summary", "drift"]);
-    expect(catalogJob("preview").strategy).toEqual({ "fail-fast": false, matrix: "${{ fromJSON(needs.plan.outputs.preview-matrix) }}" });
-    expect(catalogJob("up").strategy).toEqual({ "fail-fast": false, matrix: "${{ fromJSON(needs.plan.outputs.matrix) }}" });
-    // An empty matrix is refused by Actions: each matrix job waits for the plan's `any`.
-    expect(catalogJob("preview").if).toContain("needs.plan.outputs.preview-any == 'true'");
-    expect(catalogJob("up").if).toContain("needs.plan.outputs.any == 'true'");
-    // The split runs once, before every up, and only when the plan lists one; an up never follows a failed split.
-    expect(catalogJob("split").if).toContain("needs.plan.outputs.split == 'true'");
-    expect(catalogJob("up").if).toContain("(needs.split.result == 'success' || needs.split.result == 'skipped')");
-    for (const job of ["split", "up", "summary"])
-      expect([job, catalogJob(job).if]).toEqual([job, expect.stringContaining("github.ref == 'refs/heads/main'")]);
-    expect(catalogJob("drift").if).toBe("github.event_name == 'schedule'");
-  });
-
-  it("never runs two deploys at once nor cancels one; cancels a pull request's older previews; secrets come from secrets", () => {
-    expect(catalogWorkflow.concurrency).toEqual({
-      group:
-        "serviceapi-catalog-${{ github.event_name == 'pull_request' && format('pr-{0}', github.event.pull_request.number) || github.event_name == 'schedule' && 'drift' || 'deploy' }}",
-      "cancel-in-progress": "${{ github.event_name == 'pull_request' }}",
-    });
-    expect(catalogWorkflowText).toContain("SERVICEAPI_TOKEN: ${{ secrets.SERVICEAPI_TOKEN }}");
-    expect(catalogWorkflowText).toContain("PULUMI_BACKEND_URL: ${{ secrets.PULUMI_BACKEND_URL }}");
-    expect(catalogWorkflowText).toContain("PGPASSWORD: ${{ secrets.PGPASSWORD }}");
-    expect(catalogWorkflowText).not.toMatch(/serviceapi:token/);
-  });
-
-  it("every job takes Node.js 24 from setup-node, and only its `npm ci` step gets NPM_TOKEN", () => {
-    for (const [name, job] of Object.entries(catalogWorkflow.jobs)) {
-      const node = job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
-      expect([name, String(node?.with?.["node-version"])]).toEqual([name, "24"]);
-      const withToken = job.steps.filter((s) => JSON.stringify(s).includes("NPM_TOKEN"));
-      expect([name, withToken]).toEqual([name, [{ run: "npm ci", env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" } }]]);
-    }
-  });
-
-  it("runs only the tool's commands and options, and reads only fields its plan prints", async () => {
-    let usage = "";
-    expect(await catalogCli(["--help"], { out: (t) => (usage += t), err: () => {} }, new AbortController().signal)).toBe(0);
-    const commands = /<([a-z|]+)>/.exec(usage)![1]!.split("|");
-    const options = new Set([...usage.matchAll(/^\s+(--[a-z-]+)/gm)].map((m) => m[1]!));
-    const scripts = Object.values(catalogWorkflow.jobs).flatMap((job) => job.steps.flatMap((s) => (s.run ? [s.run] : [])));
-    const calls = scripts.flatMap((run) => [...run.matchAll(/npx serviceapi-catalog ([^\n>|]*)/g)].map((m) => m[1]!.trim().split(/\s+/)));
-    expect(calls.map(([command]) => command).sort()).toEqual(["drift", "plan", "preview", "report", "report", "split", "up"]);
-    for (const [command, ...args] of calls) {
-      expect(commands).toContain(command);
-      for (const arg of args.filter((a) => a.startsWith("--") || a.startsWith("${base:+--")))
-        expect(options).toContain(arg.replace("${base:+", ""));
-    }
-
-    // The plan's JSON, as the tool prints it for the example's catalog in a fresh backend, read with the workflow's own jq filters.
-    const filters = [...scripts.join("\n").matchAll(/jq -c ('[^']+'|\S+) plan\.json/g)].map((m) => m[1]!.replace(/^'|'$/g, ""));
-    const printed: string[] = [];
-    const options_: ToolOptions = {
-      catalogDir: join(REPO, "examples", "catalog-tool", "catalog"),
-      workDir: "/nonexistent",
-      project: "serviceapi-catalog",
-      stackPrefix: "catalog-",
-      stackSize: 250,
-      parallel: 1,
-      stacks: [],
-      json: true,
-      all: false,
-      config: {},
-    };
-    const backend = { stackNames: async () => [] } as unknown as Workspaces;
-    expect(await runPlan(options_, backend, { out: (t) => printed.push(t), err: () => {} })).toBe(0);
-    const plan = JSON.parse(printed.join("")) as Record<string, unknown>;
-    // Each filter of the workflow, as JavaScript; a filter not listed here fails, so a new one is checked too.
-    const read: Record<string, (p: Record<string, unknown>) => unknown> = {
-      ".matrix": (p) => p.matrix,
-      ".any": (p) => p.any,
-      ".preview.matrix": (p) => (p.preview as Record<string, unknown>).matrix,
-      ".preview.any": (p) => (p.preview as Record<string, unknown>).any,
-      ".splits | length > 0": (p) => (p.splits as unknown[]).length > 0,
-    };
-    expect(filters.sort()).toEqual(Object.keys(read).sort());
-    expect(Object.fromEntries(filters.map((f) => [f, read[f]!(plan)]))).toEqual({
-      ".matrix": { stack: ["catalog-all"] },
-      ".any": true,
-      ".preview.matrix": { stack: ["catalog-all"] },
-      ".preview.any": true,
-      ".splits | length > 0": false,
-    });
-    // The step outputs the jobs read are the ones the plan step writes.
-    const written = [...script("plan", "plan", catalogWorkflow).matchAll(/echo "([a-z-]+)=/g)].map((m) => m[1]);
-    expect(Object.keys(catalogJob("plan").outputs!).sort()).toEqual([...written].sort());
   });
 });
 

@@ -76,8 +76,6 @@ describe("released to a registry and an archive server, installed by name", { ti
     mkdirSync(join(scratch, "releases"));
     archives = await archiveServer(join(scratch, "releases"));
     registry = await startNpmRegistry(join(scratch, "verdaccio"));
-    // The release's npm login, as a CI job writes it from a secret.
-    writeFileSync(join(scratch, "release.npmrc"), `//${new URL(registry.url).host}/:_authToken=${registry.token}\n`);
     // First a dry run with the default plugin URL (the committed SDK, no generation): it publishes nothing.
     dryRunOutput = (await release(["--registry", registry.url, "--plugin-dir", join(scratch, "dry-run"), "--dry-run"])).stdout;
     releaseOutput = (await release(["--registry", registry.url, "--plugin-dir", join(scratch, "releases"), "--plugin-url", archives.url]))
@@ -88,7 +86,8 @@ describe("released to a registry and an archive server, installed by name", { ti
   function release(args: string[]) {
     return run(process.execPath, ["dist/scripts/release.js", ...args], {
       cwd: REPO,
-      env: npmEnv({ NPM_CONFIG_USERCONFIG: join(scratch, "release.npmrc") }),
+      // The release's npm login: what docs/release.md's login lines wrote.
+      env: npmEnv({ NPM_CONFIG_USERCONFIG: registry!.npmrc }),
       encoding: "utf8",
       timeout: 10 * 60_000,
     });

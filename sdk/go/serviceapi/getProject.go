@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.
+// Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.
 func GetProject(ctx *pulumi.Context, args *GetProjectArgs, opts ...pulumi.InvokeOption) (*GetProjectResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProjectResult

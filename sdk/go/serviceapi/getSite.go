@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.
+// Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.
 func LookupSite(ctx *pulumi.Context, args *LookupSiteArgs, opts ...pulumi.InvokeOption) (*LookupSiteResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupSiteResult

@@ -75,7 +75,7 @@ def get_project(id: Optional[_builtins.str] = None,
                 workspace_id: Optional[_builtins.str] = None,
                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetProjectResult:
     """
-    Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.
+    Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.
 
     :param _builtins.str id: The project's id (exactly one of name and id).
     :param _builtins.str name: The project's name, matched exactly (exactly one of name and id).
@@ -97,7 +97,7 @@ def get_project_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = Non
                        workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProjectResult]:
     """
-    Exactly one project, by name or id; zero or several matches fail, listing up to five candidates.
+    Exactly one project, by name or id; no match fails naming up to three close names, several fail saying how to choose.
 
     :param _builtins.str id: The project's id (exactly one of name and id).
     :param _builtins.str name: The project's name, matched exactly (exactly one of name and id).

@@ -88,7 +88,7 @@ def get_site(is_default: Optional[_builtins.bool] = None,
              subdomain: Optional[_builtins.str] = None,
              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSiteResult:
     """
-    Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.
+    Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.
 
     :param _builtins.bool is_default: true: the project's default site.
     :param _builtins.str name: The site's current name (exactly one of name, subdomain and isDefault: true).
@@ -114,7 +114,7 @@ def get_site_output(is_default: pulumi.Input[Optional[Optional[_builtins.bool]]]
                     subdomain: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSiteResult]:
     """
-    Exactly one site of a project, by name, subdomain or isDefault: true; zero or several matches fail, listing up to five candidates.
+    Exactly one site of a project, by name, subdomain or isDefault: true; no match fails naming up to three close ones, several fail saying how to choose.
 
     :param _builtins.bool is_default: true: the project's default site.
     :param _builtins.str name: The site's current name (exactly one of name, subdomain and isDefault: true).

@@ -190,7 +190,9 @@ export function keyOf(urn: string): string {
 }
 
 function asRefusal(error: unknown): unknown {
-  return error instanceof StateBackendError ? new CatalogError(error.message) : error;
+  if (!(error instanceof StateBackendError)) return error;
+  const where = process.env.PULUMI_BACKEND_URL ? "PULUMI_BACKEND_URL" : "the backend of `pulumi login`";
+  return new CatalogError(`${error.message} (check ${where})`);
 }
 
 async function each<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {

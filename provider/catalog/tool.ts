@@ -59,12 +59,16 @@ async function discovered(options: ToolOptions, workspaces: Workspaces, io: Outp
       project: options.project,
       stackPrefix: options.stackPrefix,
       elsewhere,
-      pulumi: (await workspaces.cli()).command,
-      cwd: await workspaces.projectDir(),
-      env: { ...process.env, ...workspaces.options.env },
+      // The backend is read directly where it can be (file://, postgres://): `plan` then starts no `pulumi` at all.
+      ...backendAccess(options, workspaces),
     },
     (line) => io.err(line),
   );
+}
+
+/** How `provider/backend` reaches the state backend: the user's environment, and the `pulumi` on PATH for what it cannot read itself. */
+function backendAccess(options: ToolOptions, workspaces: Workspaces): { pulumi: string; cwd: string; env: NodeJS.ProcessEnv } {
+  return { pulumi: "pulumi", cwd: options.catalogDir, env: { ...process.env, ...workspaces.options.env } };
 }
 
 function planned(discovery: Discovery, options: ToolOptions, command: Command): Plan {

@@ -8,16 +8,17 @@
  * shown to fire on a copy broken on purpose. Then: the commands and options it runs are the tool's,
  * and the fields it reads are the ones `plan --json` prints. Pure: no Pulumi CLI, no service.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateWorkflow } from "@action-validator/core";
 import { Evaluator, Lexer, Parser, data } from "@actions/expressions";
 import { truthy } from "@actions/expressions/result";
 import { parse } from "yaml";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { main as catalogCli } from "../../provider/catalog/cli";
 import { runPlan, type ToolOptions } from "../../provider/catalog/tool";
-import type { Workspaces } from "../../provider/catalog/workspace";
+import { Workspaces } from "../../provider/catalog/workspace";
 import { REPO } from "../../scripts/repo";
 
 interface Step {
@@ -394,7 +395,8 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
   it("runs only the tool's commands and options", async () => {
     let usage = "";
     expect(await catalogCli(["--help"], { out: (t) => (usage += t), err: () => {} }, new AbortController().signal)).toBe(0);
-    const commands = /<([a-z|]+)>/.exec(usage)![1]!.split("|");
+    // The commands the usage lists, one per line: `  plan      the stacks a change touches …`.
+    const commands = [...usage.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]!);
     const options = new Set([...usage.matchAll(/^\s+(--[a-z-]+)/gm)].map((m) => m[1]!));
     const scripts = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((s) => (s.run ? [s.run] : [])));
     const calls = scripts.flatMap((run) => [...run.matchAll(/npx serviceapi-catalog ([^\n>|]*)/g)].map((m) => m[1]!.trim().split(/\s+/)));
@@ -424,9 +426,12 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     // The plan's JSON, as the tool prints it for the example's catalog in a fresh backend, read with the workflow's own jq filters.
     const filters = [...scripts.join("\n").matchAll(/jq -c ('[^']+'|\S+) plan\.json/g)].map((m) => m[1]!.replace(/^'|'$/g, ""));
     const printed: string[] = [];
+    // A fresh file backend: `plan` reads it directly, with no Pulumi CLI.
+    const state = mkdtempSync(join(tmpdir(), "workflow-plan-"));
+    onTestFinished(() => rmSync(state, { recursive: true, force: true }));
     const options_: ToolOptions = {
       catalogDir: join(REPO, "examples", "catalog-tool", "catalog"),
-      workDir: "/nonexistent",
+      workDir: join(state, "work"),
       project: "serviceapi-catalog",
       stackPrefix: "catalog-",
       stackSize: 250,
@@ -435,9 +440,21 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       json: true,
       all: false,
       config: {},
+      refresh: false,
+      write: false,
+      forceUnlock: false,
+      createAnew: [],
+      journals: [],
+      batchSize: 8,
     };
-    const backend = { stackNames: async () => [] } as unknown as Workspaces;
-    expect(await runPlan(options_, backend, { out: (t) => printed.push(t), err: () => {} })).toBe(0);
+    const workspaces = new Workspaces({
+      workDir: options_.workDir,
+      project: options_.project,
+      stackPrefix: options_.stackPrefix,
+      config: {},
+      env: { PULUMI_BACKEND_URL: `file://${state}` },
+    });
+    expect(await runPlan(options_, workspaces, { out: (t) => printed.push(t), err: () => {} })).toBe(0);
     const plan = JSON.parse(printed.join("")) as {
       any: unknown;
       preview: { any: unknown };
@@ -454,9 +471,9 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     };
     expect(filters.sort()).toEqual(Object.keys(read).sort());
     expect(Object.fromEntries(filters.map((f) => [f, read[f]!(plan)]))).toEqual({
-      ".batches.deploy": ["catalog-all"],
+      ".batches.deploy": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
       ".any": true,
-      ".batches.preview": ["catalog-all"],
+      ".batches.preview": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
       ".preview.any": true,
       ".splits | length > 0": false,
     });

@@ -137,9 +137,7 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     sim.addFault({ operation: "tasks.create", kind: "reset", when: "after" });
-    const err = await client
-      .createTask({ title: "t", prompt: "p", scheduledAt: LATER, projectId: P })
-      .catch((e: unknown) => e);
+    const err = await client.createTask({ title: "t", prompt: "p", scheduledAt: LATER, projectId: P }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err).toMatchObject({ code: "SERVICEAPI_CONNECTION", mayHaveSucceeded: true, unreachable: false, operation: "tasks.create" });
     expect((err as Error).message).toMatch(

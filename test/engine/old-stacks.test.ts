@@ -41,7 +41,13 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
       products: { pro: { projectId: project, title: "Old stack pro", slug: "old-pro" } },
       sites: { docs: { projectId: project, siteId: site.id, name: "Docs (old stack)" } },
       tasks: {
-        weekly: { projectId: project, title: "Old stack task", prompt: "P", scheduledAt: nextWeeklyAt(new Date(Date.now() + 30 * 86_400_000), 1, 9).toISOString(), rrule: "FREQ=WEEKLY" },
+        weekly: {
+          projectId: project,
+          title: "Old stack task",
+          prompt: "P",
+          scheduledAt: nextWeeklyAt(new Date(Date.now() + 30 * 86_400_000), 1, 9).toISOString(),
+          rrule: "FREQ=WEEKLY",
+        },
       },
     };
     await engine.setSpec(spec);

@@ -23,7 +23,7 @@ import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import type { RunReport } from "../provider/catalog/report";
-import { EngineStack, REPO, pulumiCli } from "../test/support/engine";
+import { EngineStack, REPO, pulumiCli } from "../scripts/engine/driver";
 import { watchProcesses, type Role } from "./process-watch";
 import { mb, runStack, sec, stateFigures, timed, type StackRun } from "./scale";
 

@@ -16,7 +16,7 @@
  * Figures are printed, never asserted.
  */
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, REPO, catalog, type ProgramSpec } from "../test/support/engine";
+import { EngineStack, REPO, catalog, type ProgramSpec } from "../scripts/engine/driver";
 import { join } from "node:path";
 import { printRequestsPerOperation } from "./requests";
 import { catalogBench } from "./catalog";

@@ -7,7 +7,7 @@
  * Linux only (the bench machines); polled every 100 ms, so a process that lives less than that
  * may be missed, and the last figures are those of the last poll before a process exited.
  */
-import { procFile, processTree, statFields } from "../test/support/engine";
+import { procFile, processTree, statFields } from "../scripts/engine/driver";
 
 export type Role = "cli" | "program" | "provider" | "other";
 

@@ -1,5 +1,5 @@
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { requestSummary, type EngineStack } from "../test/support/engine";
+import { requestSummary, type EngineStack } from "../scripts/engine/driver";
 
 /**
  * Prints the API requests of `up`, a no-change `preview`, `preview --refresh` and `destroy` of one

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, REPO } from "../test/support/engine";
+import { EngineStack, REPO } from "../scripts/engine/driver";
 import { watchProcesses, type ProcessFigures } from "./process-watch";
 
 export const FACES = ["floor", "dynamic", "plugin-ts", "plugin-yaml"] as const;

@@ -11,8 +11,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { ServiceApiClient } from "../provider";
+import { productChanges } from "../provider/resources/product";
+import { isProductResource } from "../provider/resources/product/recorded";
 import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
-import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "../test/support/engine";
+import { EngineStack, REPO, pulumiCli, requestSummary, wire, type FailedRun } from "./engine/driver";
 
 const keep = process.argv.includes("--keep");
 const rows: { step: string; result: string; requests: string }[] = [];
@@ -31,14 +33,19 @@ function say(text: string): void {
   console.log(text);
 }
 
-/** Property changes an update step would make, from the engine's events: "pro-plan: description". */
+/**
+ * The fields an update step of a product would send, from the engine's events, with their values:
+ * "pro-plan: title "Pro plan" → "Pro plan (2027)"". The product's own rule (`productChanges`: the
+ * PATCH body `up` sends), as the catalog tool's reports use it.
+ */
 function changedFields(events: EngineEvent[]): string[] {
   return events.flatMap((e) => {
     const m = e.resourcePreEvent?.metadata;
-    if (!m || m.op !== "update" || !m.old || !m.new) return [];
-    const keys = new Set([...Object.keys(m.old.inputs), ...Object.keys(m.new.inputs)]);
-    const changed = [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(m.old!.inputs[k]) !== JSON.stringify(m.new!.inputs[k]));
-    return changed.map((k) => `${m.urn.split("::").pop()}: ${k} ${JSON.stringify(m.old!.inputs[k])} → ${JSON.stringify(m.new!.inputs[k])}`);
+    if (!m || m.op !== "update" || !m.old || !m.new || !isProductResource({ type: m.type, outputs: m.old.outputs })) return [];
+    const key = m.urn.split("::").pop();
+    return productChanges(m.old.outputs as never, m.new.inputs as never).map(
+      (c) => `${key}: ${c.field} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`,
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs this package into its own node_modules from its packed tarball — the form users get.
 #
-# The repo's Pulumi programs (examples/, test/support/program/) import "pulumi-serviceapi" and find
+# The repo's Pulumi programs (examples/, scripts/engine/program/) import "pulumi-serviceapi" and find
 # it here. It must be a real copy under node_modules, not a symlink (npm workspaces, `file:` to a
 # folder): Pulumi serializes a dynamic provider that lives outside node_modules by value, so only
 # an installed copy gives the one-line `require("pulumi-serviceapi/dynamic/…")` stub users get.

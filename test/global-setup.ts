@@ -6,7 +6,7 @@
  * nothing outlives `npm test`.
  */
 import { randomUUID } from "node:crypto";
-import { processesWithEnv } from "./support/processes";
+import { processesWithEnv } from "../scripts/engine/processes";
 
 const MARKER = "SERVICEAPI_TEST_RUN";
 

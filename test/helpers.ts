@@ -4,7 +4,7 @@ import { afterAll, onTestFinished } from "vitest";
 import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider/client";
 import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
 
-export { rejectionOf, until } from "./support/async";
+export { rejectionOf, until } from "../scripts/engine/async";
 
 /** Simulators started outside a test (in a `beforeAll`), for the file's tests. */
 const forFile: Simulator[] = [];

@@ -2,7 +2,7 @@
  * The catalog's stacks: groups, each split by hash (`shards.ts`), and their names.
  *
  * A **group** is one entry directly in the catalog folder: a file (`plans.yaml` → `plans`) or a
- * folder (`teams/` → `teams`, every file below it). Each group has stacks of its own, so a pull
+ * folder (a folder `teams` → `teams`, every file below it). Each group has stacks of its own, so a pull
  * request that adds products to one file touches only that file's stacks — about N ÷ stack size + 1
  * of them — instead of every stack of the catalog (keys hashed over the whole catalog land
  * everywhere). Within a group the key's hash decides, so adding a product never moves another.
@@ -61,7 +61,7 @@ export function groupOf(file: string): string {
 
 /**
  * Groups that cannot name stacks: a name with other characters or too long, or two entries giving
- * one group (`plans.yaml` and `plans.json`, or `plans.yaml` and `plans/`). One line each, naming
+ * one group (`plans.yaml` and `plans.json`, or `plans.yaml` and a folder `plans`). One line each, naming
  * the files; checked with the catalog, before anything runs.
  */
 export function groupProblems(files: Iterable<string>): string[] {

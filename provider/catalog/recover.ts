@@ -6,7 +6,7 @@
  *   that no longer exists, or any holder with `--force-unlock` (another machine's run cannot be
  *   checked from here: a cancelled or lost CI job is gone, a running one is not);
  * - **pending creates** — the products whose create was in flight. Each one whose answer the
- *   provider wrote into the create journal (`resources/journal.ts`; the work folder's `journal/`, or
+ *   provider wrote into the create journal (`resources/journal.ts`; the work folder's journal folder, or
  *   `--journal DIR` copied from the killed runner) is taken into the stack with that id (then read:
  *   one empty PATCH, nothing created) and reported as adopted.
  *   Each one without an answer may or may not exist on the service, which cannot list products: it

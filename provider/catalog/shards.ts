@@ -6,7 +6,7 @@
  * exactly once (a binary trie's leaves, as in extendible hashing). So:
  *  - adding or removing products never moves another product: its hash, and so its stack, is the same;
  *  - a stack that grows past `maxSize` splits in two (`0` → `00` and `01`), and only its own products
- *    move, half of them, with `pulumi state move` (`split.ts`); no other stack is touched;
+ *    move, half of them, with `pulumi state move` (`moves.ts`); no other stack is touched;
  *  - the layout needs no file of its own: it is the set of stacks in the backend (`layout.ts` names
  *    them), so every runner, every branch and every re-run agrees on it.
  * A fresh hash space starts from one stack holding everything and splits until no stack is over size.

@@ -4,9 +4,9 @@
  * and use a short-lived client that is closed after each call, so no socket outlives the program.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ServiceApiClient } from "../client";
+import { ConnectionError, ServiceApiClient } from "../client";
 import { LookupError } from "../resources/lookups";
-import { readSettings } from "../resources/settings";
+import { readSettings, type ProviderSettings } from "../resources/settings";
 import { warnIfTokenNotSecret } from "./token-warning";
 
 /**
@@ -29,15 +29,27 @@ export class DataSourceError extends pulumi.RunError {
   }
 }
 
+/**
+ * A lookup that reached nothing names the setting, as a resource's failure does (`resources/errors.ts`):
+ * the lookups list projects and sites, which the API serves at `baseUrl`.
+ */
+function unreachableAdvice(error: unknown, settings: ProviderSettings): string {
+  if (!(error instanceof ConnectionError) || !error.unreachable) return "";
+  const where = settings.sources.baseUrl === "env" ? "SERVICEAPI_BASE_URL in the environment" : "serviceapi:baseUrl in the stack config";
+  return ` Nothing answered at ${settings.client.baseUrl}, ${where}: check the URL, and that the service runs there.`;
+}
+
 /** A data source's arguments as its `…Output` form takes them: each may be an `Input`. */
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 export async function withProgramClient<T>(fn: string, use: (client: ServiceApiClient) => Promise<T>): Promise<T> {
   warnIfTokenNotSecret();
   let client: ServiceApiClient;
+  let settings: ProviderSettings;
   try {
     const config = new pulumi.Config("serviceapi");
-    client = new ServiceApiClient(readSettings((key) => config.get(key)).client);
+    settings = readSettings((key) => config.get(key));
+    client = new ServiceApiClient(settings.client);
   } catch (error) {
     throw new DataSourceError(`${fn}: ${(error as Error).message}`);
   }
@@ -45,7 +57,7 @@ export async function withProgramClient<T>(fn: string, use: (client: ServiceApiC
     return await use(client);
   } catch (error) {
     if (error instanceof LookupError) throw new DataSourceError(error.message);
-    throw new DataSourceError(`${fn}: ${(error as Error).message}`);
+    throw new DataSourceError(`${fn}: ${(error as Error).message}${unreachableAdvice(error, settings)}`);
   } finally {
     await client.close();
   }

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { StateBackendError, fullName, openStateBackend, type StackRef, type StateBackend } from "../../provider/backend";
 import { exportState } from "../../provider/backend/checkpoint";
 import { fileRoot } from "../../provider/backend/file";
-import { rejectionOf } from "../support/async";
+import { rejectionOf } from "../../scripts/engine/async";
 
 const FIXTURES = join(__dirname, "fixtures");
 const ref = (project: string, stack: string): StackRef => ({ organization: "organization", project, stack });

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { StateBackendError, openStateBackend } from "../../provider/backend";
 import { postgresTarget } from "../../provider/backend/postgres";
-import { rejectionOf } from "../support/async";
+import { rejectionOf } from "../../scripts/engine/async";
 
 /** A loopback port nothing listens on: taken from the kernel, then let go. */
 async function closedPort(): Promise<number> {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatReport, type RunReport } from "../../provider/catalog/report";
 import { emptyReport } from "../../provider/catalog/stack-run";
 import { EXIT } from "../../provider/catalog/tool";
-import { processesWithEnv } from "../support/processes";
+import { processesWithEnv } from "../../scripts/engine/processes";
 import { nodePath, transpile } from "./transpiled";
 
 const scratch = mkdtempSync(join(tmpdir(), "catalog-bin-"));

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RUN_MARK, Watcher, procTable, psTable, type ProcessTable } from "../../provider/catalog/reaper";
 import { until } from "../helpers";
-import { processesWithEnv, statFields } from "../support/processes";
+import { processesWithEnv, statFields } from "../../scripts/engine/processes";
 import type { Spec } from "./fixtures/process-tree";
 import { transpile } from "./transpiled";
 

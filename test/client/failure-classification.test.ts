@@ -69,8 +69,9 @@ describe("one rule for a Retry-After longer than maxRetryAfterMs: 429 and 503 bo
 describe("mayHaveSucceeded is true for every ambiguous outcome", () => {
   it("a PATCH that timed out on every attempt: TimeoutError, a kind of ConnectionError", async () => {
     const sim = await simulator();
+    // The product made by a client with the usual timeout: on a busy machine a create can take more than 100 ms.
+    const product = await clientFor(sim).client.createProduct({ title: "x", projectId: P });
     const { client } = clientFor(sim, { timeoutMs: 100, maxRetries: 1 });
-    const product = await client.createProduct({ title: "x", projectId: P });
     sim.addFault({ operation: "products.update", kind: "delay", delayMs: 400, times: 2 });
     const err = await rejectionOf(client.updateProduct(product.id, { title: "y" }));
     expect(err).toBeInstanceOf(TimeoutError);

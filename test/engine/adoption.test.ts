@@ -9,7 +9,7 @@ import { ServiceApiClient, type ProductRecord } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire, type Run } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire, type Run } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 const LIVE = { description: "Live copy", slug: "legacy-live", externalCheckoutUrl: "https://shop.example.com/legacy-live" };

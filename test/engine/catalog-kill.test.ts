@@ -11,8 +11,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Simulator } from "../../simulator";
 import { simulator, until } from "../helpers";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../support/engine";
-import { processesWithEnv } from "../support/processes";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { processesWithEnv } from "../../scripts/engine/processes";
 import { CatalogUser, type Entry } from "./catalog-support";
 
 /** Marks every process of the run below (inherited from the tool: the CLI, its plugins, the watcher). */

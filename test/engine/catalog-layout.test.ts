@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { CatalogUser, byRoute, reportLines, type Entry } from "./catalog-support";
 import { step } from "./suite";
 

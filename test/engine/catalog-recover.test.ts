@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journalCreate, readJournal } from "../../provider/resources/journal";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
-import { until } from "../support/async";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../support/engine";
-import { killTree, processesWithEnv } from "../support/processes";
+import { until } from "../../scripts/engine/async";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { killTree, processesWithEnv } from "../../scripts/engine/processes";
 import { CatalogUser, reportLines, type Entry } from "./catalog-support";
 import { step } from "./suite";
 

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { RunReport } from "../../provider/catalog/report";
 import { emptyReport } from "../../provider/catalog/stack-run";
-import { WORK } from "../support/engine";
+import { WORK } from "../../scripts/engine/driver";
 import { BIN } from "./catalog-support";
 
 describe("serviceapi-catalog report", () => {

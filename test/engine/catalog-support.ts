@@ -11,7 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
 import { openStateBackend } from "../../provider/backend";
 import type { Simulator } from "../../simulator";
-import { REPO, WORK, pulumiCli } from "../support/engine";
+import { REPO, WORK, pulumiCli } from "../../scripts/engine/driver";
 
 /** The installed bin (package.json's `bin`), as `npx serviceapi-catalog` runs it. */
 export const BIN = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");

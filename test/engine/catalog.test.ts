@@ -15,7 +15,7 @@ import { ServiceApiClient } from "../../provider";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { CatalogUser, byRoute, progressLines, reportLines, type Entry } from "./catalog-support";
 import { step } from "./suite";
 

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire, type ProgramSpec } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire, type ProgramSpec } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 const BAD = new Set([1, 3]);

@@ -11,7 +11,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import { startSimulator, type Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
 import { OLD_NODE_VERSION, oldNodeBin } from "./old-node";
-import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, type FailedRun, type ProgramSpec } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, type FailedRun, type ProgramSpec } from "../../scripts/engine/driver";
 
 /** Three products whose projectId comes from the failing lookup, as a user wires them. */
 function lookupFeedingThree(projectName: string): ProgramSpec {

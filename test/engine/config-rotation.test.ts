@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { step } from "./suite";
 import { startSimulator, type Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

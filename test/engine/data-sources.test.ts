@@ -7,7 +7,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
 import { step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire } from "../../scripts/engine/driver";
 
 describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;

@@ -10,7 +10,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

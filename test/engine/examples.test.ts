@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
 import { nextWeeklyAt } from "../support/time";
-import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../../scripts/engine/driver";
 
 describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const suite = engineSuite();

@@ -7,9 +7,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { until } from "../support/async";
+import { until } from "../../scripts/engine/async";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

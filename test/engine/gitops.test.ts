@@ -17,7 +17,7 @@ import type { Simulator } from "../../simulator";
 import { postgresForSuite } from "./postgres";
 import { simulator } from "../helpers";
 import { step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO } from "../../scripts/engine/driver";
 
 const WORKFLOW = join(REPO, "examples", "github-actions", "pulumi.yml");
 const workflowText = readFileSync(WORKFLOW, "utf8");

@@ -22,8 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
-import { PLUGIN_FROM_NODE_MODULES, REPO, pulumiCli, wire } from "../support/engine";
-import { killTree } from "../support/processes";
+import { PLUGIN_FROM_NODE_MODULES, REPO, pulumiCli, wire } from "../../scripts/engine/driver";
+import { killTree } from "../../scripts/engine/processes";
 import { productTitles } from "./suite";
 
 const SCENARIO_TIMEOUT_MS = 8 * 60_000;

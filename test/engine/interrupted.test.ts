@@ -9,9 +9,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
-import { until } from "../support/async";
+import { until } from "../../scripts/engine/async";
 import { createdInOutput, engineSuite, killedUp } from "./suite";
-import { ENGINE_TIMEOUT_MS, catalog } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

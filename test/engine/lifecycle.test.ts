@@ -10,7 +10,7 @@ import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
 import { step } from "./suite";
 import { nextWeeklyAt } from "../support/time";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, steps, wire, type ProgramSpec } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 

@@ -24,8 +24,8 @@ import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { REPO } from "../support/engine";
-import { processTree } from "../support/processes";
+import { REPO } from "../../scripts/engine/driver";
+import { processTree } from "../../scripts/engine/processes";
 
 const run = promisify(execFile);
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { engineSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, wire, type StateResource } from "../../scripts/engine/driver";
 import { nextWeeklyAt } from "../support/time";
 
 const project = DEFAULT_IDS.acmeDocs;

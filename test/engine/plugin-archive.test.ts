@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import type { Simulator } from "../../simulator";
 import { buildPluginArchive, pluginArchiveName } from "../../scripts/build-plugin";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../../scripts/engine/driver";
 import { simulator } from "../helpers";
 import { CATALOG_EXAMPLE_TITLES, productTitles, step } from "./suite";
 

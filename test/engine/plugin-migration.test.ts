@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

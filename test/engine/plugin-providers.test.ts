@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, REPO, expectFailure, type EngineStack } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, REPO, expectFailure, type EngineStack } from "../../scripts/engine/driver";
 import { twoAccountsSuite } from "./suite";
 
 describe("explicit plugin providers", { timeout: ENGINE_TIMEOUT_MS }, () => {

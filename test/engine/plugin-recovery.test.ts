@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { createdInOutput, engineSuite, killedUp } from "./suite";
-import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 

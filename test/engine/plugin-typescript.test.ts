@@ -14,7 +14,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { ServiceApiClient } from "../../provider";
-import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, REPO, wire, type EngineStack } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, REPO, wire, type EngineStack } from "../../scripts/engine/driver";
 import { step, twoAccountsSuite } from "./suite";
 
 const PROGRAM = join(REPO, "test", "engine", "plugin-ts-program");

@@ -13,7 +13,7 @@ import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
 import { CATALOG_EXAMPLE_TITLES, productTitles, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, expectFailure, pulumiCli, wire } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 
 const run = promisify(execFile);
 const SCRIPT = join(REPO, "scripts", "postgres.sh");

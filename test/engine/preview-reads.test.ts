@@ -11,7 +11,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";
 
 const docs = DEFAULT_IDS.acmeDocs;
 const web = DEFAULT_IDS.acmeWeb;

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { engineSuite } from "./suite";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 import { repository } from "../../package.json";
 
 const scratch = mkdtempSync(join(tmpdir(), "serviceapi-readme-"));

@@ -24,7 +24,7 @@ import { version } from "../../package.json";
 import { PLATFORMS, pluginArchiveName } from "../../scripts/build-plugin";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, pulumiCli } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, pulumiCli } from "../../scripts/engine/driver";
 import { npmEnv, startNpmRegistry, type NpmRegistry } from "./npm-registry";
 import { step } from "./suite";
 

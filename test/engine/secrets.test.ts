@@ -12,7 +12,7 @@ import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
 import { stackPerTest } from "./suite";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli, type ProgramSpec } from "../../scripts/engine/driver";
 import { nextWeeklyAt } from "../support/time";
 
 const project = DEFAULT_IDS.acmeWeb;

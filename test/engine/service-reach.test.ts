@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { ENGINE_TIMEOUT_MS, EngineStack, catalog, expectFailure, pulumiCli, type FailedRun, type Run } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, catalog, expectFailure, pulumiCli, type FailedRun, type Run } from "../../scripts/engine/driver";
 import { engineSuite } from "./suite";
 
 const project = DEFAULT_IDS.acmeDocs;

@@ -17,9 +17,9 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { StateBackendError, openStateBackend, type StackRef, type StackState, type StateBackend } from "../../provider/backend";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { rejectionOf, until } from "../support/async";
-import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, catalog, pulumiCli } from "../support/engine";
-import { killTree } from "../support/processes";
+import { rejectionOf, until } from "../../scripts/engine/async";
+import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, catalog, pulumiCli } from "../../scripts/engine/driver";
+import { killTree } from "../../scripts/engine/processes";
 import { createdInOutput, engineSuite, step } from "./suite";
 import { postgresForSuite } from "./postgres";
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeAll } from "vitest";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
-import { until } from "../support/async";
-import { EngineStack, pulumiCli } from "../support/engine";
-import { killTree } from "../support/processes";
+import { until } from "../../scripts/engine/async";
+import { EngineStack, pulumiCli } from "../../scripts/engine/driver";
+import { killTree } from "../../scripts/engine/processes";
 
 /**
  * For a describe block whose tests each use their own stack: gets the CLI (a build can take

@@ -11,7 +11,7 @@ import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, wire, type Run } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, wire, type Run } from "../../scripts/engine/driver";
 
 const devProject = DEFAULT_IDS.acmeDocs;
 const prodProject = DEFAULT_IDS.acmeWeb;

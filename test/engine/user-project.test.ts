@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { npmAsUser, pack, userProject } from "../package/user-project";
 import { engineSuite } from "./suite";
-import { ENGINE_TIMEOUT_MS, REPO } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, REPO } from "../../scripts/engine/driver";
 
 const scratch = mkdtempSync(join(tmpdir(), "serviceapi-user-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

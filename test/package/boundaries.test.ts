@@ -20,8 +20,7 @@ const PROTO_ONLY = "the plugin speaks the wire protocol (@pulumi/pulumi/proto/*)
 const BESIDE_ENTRY =
   "only the package entry (provider/index.ts) sits above the faces: a file beside it imports contract, client and resources only";
 const PRODUCT = "product code must not import test code";
-const SCRIPTS = "scripts and the bench may use the engine driver (test/support/engine) and no other test code";
-const SUPPORT = "test/support/ is shared with the demo and the bench (scripts/, bench/): it imports no test code outside it";
+const SCRIPTS = "scripts and the bench import no test code (the engine driver lives in scripts/engine/)";
 const CATALOG =
   "nothing imports the catalog tool (provider/catalog/): it sits on top of the package and loads the Automation API; see docs/architecture.md";
 
@@ -227,7 +226,7 @@ const RULES: Record<string, RuleCases> = {
     rule: CORE_RULE,
     refused: [
       ["provider/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
-      ["provider/resources/x.ts", 'import { EngineStack } from "../../test/support/engine";', PRODUCT],
+      ["provider/resources/x.ts", 'import { ScaledClock } from "../../test/helpers";', PRODUCT],
       ["simulator/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
       ["examples/quickstart/x.ts", 'import { simulator } from "../../test/helpers";', PRODUCT],
       ["plugin/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
@@ -245,23 +244,14 @@ const RULES: Record<string, RuleCases> = {
       ["scripts/x.ts", 'import { simulator } from "../test/helpers";', SCRIPTS],
       ["scripts/x.ts", 'import { engineSuite } from "../test/engine/suite";', SCRIPTS],
       ["bench/x.ts", 'import { ScaledClock } from "../test/support/time";', SCRIPTS],
+      ["scripts/engine/driver.ts", 'import { simulator } from "../../test/helpers";', SCRIPTS],
+      ["scripts/engine/driver.ts", 'import { daysAhead } from "../../test/support/time";', SCRIPTS],
     ],
     allowed: [
-      ["bench/x.ts", 'import { EngineStack } from "../test/support/engine";'],
-      ["scripts/x.ts", 'import { EngineStack } from "../test/support/engine";'],
+      ["bench/x.ts", 'import { EngineStack } from "../scripts/engine/driver";'],
+      ["scripts/x.ts", 'import { EngineStack } from "./engine/driver";'],
       ["bench/x.ts", 'import { REPO } from "../scripts/repo";'],
-    ],
-  },
-  "test/support/*.ts": {
-    rule: CORE_RULE,
-    refused: [
-      ["test/support/engine.ts", 'import { simulator } from "../helpers";', SUPPORT],
-      ["test/support/engine.ts", 'import { engineSuite } from "../engine/suite";', SUPPORT],
-    ],
-    allowed: [
-      ["test/support/engine.ts", 'import { REPO } from "../../scripts/repo";'],
-      ["test/support/engine.ts", 'import type { ProductInputs } from "../../provider/resources/product";'],
-      ["test/support/engine.ts", 'import { ScaledClock } from "./time";'],
+      ["scripts/engine/driver.ts", 'import type { ProductInputs } from "../../provider/resources/product";'],
     ],
   },
 };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { clientFor, simulator } from "../helpers";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 
 /** The shell lines of the recipe's block up to the `pulumi` command (the part that makes the drift). */
 function recipe(): string {

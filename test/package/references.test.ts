@@ -89,7 +89,7 @@ function resolves(file: string, reference: string): boolean {
   }
   const exact = bases.map((base) => join(base, reference));
   if (exact.some((c) => existsSync(join(root, c)) || existsSync(join(root, `${c}.ts`)))) return true;
-  // A path given within a folder's context (`support/engine.ts` in the test row): some tracked file ends with it.
+  // A path given within a folder's context (`engine/driver.ts` in a table row): some tracked file ends with it.
   const trimmed = reference.replace(/^(\.\.?\/)+/, "");
   return tracked.some((f) => f.endsWith(`/${trimmed}`) || (trimmed.endsWith("/") && f.includes(`/${trimmed}`)));
 }

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 
 const CLI = join("simulator", "dist", "simulator", "cli.js");
 

@@ -175,4 +175,25 @@ describe("data sources", () => {
     expect(await pulumi.isSecret(secretResult)).toBe(true);
     expect(sim.requests("projects.list")).toHaveLength(1);
   });
+
+  it("nothing listening at the base URL: the message names the URL and the setting it came from", async () => {
+    // A port nothing listens on: one the simulator held, then let go.
+    const gone = await simulator();
+    const url = gone.url;
+    await gone.close();
+    process.env.SERVICEAPI_BASE_URL = url;
+    // No retries (each would wait its backoff in real time): the advice is the same after one attempt.
+    pulumi.runtime.setConfig("serviceapi:maxRetries", "0");
+    try {
+      const error = await getProject({ name: "Acme Web" }).catch((e: Error) => e);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^getProject: projects\\.list failed: connection error: connect ECONNREFUSED .* Nothing answered at ${url.replace(/[.]/g, "\\.")}, ` +
+            "SERVICEAPI_BASE_URL in the environment: check the URL, and that the service runs there\\.$",
+        ),
+      );
+    } finally {
+      pulumi.runtime.setConfig("serviceapi:maxRetries", "3");
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 import { LIMITS } from "../../provider/contract/schemas";
 
 /** Every file under `dir`, as paths relative to it, sorted. */

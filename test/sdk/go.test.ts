@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 
 const out = mkdtempSync(join(tmpdir(), "serviceapi-go-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

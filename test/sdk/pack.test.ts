@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 import { version } from "../../package.json";
 
 describe("the Node.js SDK's tarball", () => {

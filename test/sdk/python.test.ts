@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO } from "../support/engine";
+import { REPO } from "../../scripts/engine/driver";
 import { version } from "../../package.json";
 
 describe("the Python SDK and example", () => {

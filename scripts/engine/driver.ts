@@ -35,7 +35,7 @@ import type { Simulator } from "pulumi-serviceapi-simulator";
 import type { ProductInputs } from "../../provider/resources/product";
 import type { SiteInputs } from "../../provider/resources/site";
 import type { TaskInputs } from "../../provider/resources/task";
-import { REPO } from "../../scripts/repo";
+import { REPO } from "../repo";
 import { rejectionOf } from "./async";
 
 // The bench may import the engine driver only (eslint.config.mjs): it reads the CLI's processes through it.
@@ -150,7 +150,7 @@ export class EngineStack {
     } else if (options.yaml !== undefined) {
       writeFileSync(join(dir, "Pulumi.yaml"), options.yaml);
     } else {
-      const source = options.program ?? join(REPO, "test", "support", "program");
+      const source = options.program ?? join(REPO, "scripts", "engine", "program");
       cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
       // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
       mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });

@@ -2,19 +2,23 @@
  * The machine's processes as Linux's /proc shows them: the one place the tests (a lost runner's
  * SIGKILL, the suite's check for processes left running) and the bench (what one CLI run's
  * processes cost) read it. Every read tolerates a process that exits meanwhile; without /proc (not
- * Linux) there are no processes to see.
+ * Linux) listing the processes fails, so that no check passes by seeing nothing.
  */
 import { readFileSync, readdirSync } from "node:fs";
 
-/** The pid of every process. */
+/**
+ * The pid of every process. Without /proc (not Linux) this throws: a check that cannot look —
+ * the suite's check for processes left running, a test's "nothing of the run is alive" — must fail,
+ * not pass because it saw nothing.
+ */
 export function allPids(): number[] {
+  let names: string[];
   try {
-    return readdirSync("/proc")
-      .filter((name) => /^\d+$/.test(name))
-      .map(Number);
-  } catch {
-    return [];
+    names = readdirSync("/proc");
+  } catch (error) {
+    throw new Error(`the process table cannot be read (/proc: ${(error as NodeJS.ErrnoException).code ?? error}): these checks need Linux`);
   }
+  return names.filter((name) => /^\d+$/.test(name)).map(Number);
 }
 
 /** `/proc/<pid>/<file>` as text, or undefined once the process is gone (or not ours to read). */

@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput } from "pulumi-serviceapi";
-import type { ProgramSpec } from "../engine";
+import type { ProgramSpec } from "../driver";
 
 // The spec's shape is the driver's (erased at run time: the engine runs this program transpile-only, from a copy).
 type Spec = ProgramSpec;

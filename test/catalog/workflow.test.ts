@@ -99,10 +99,19 @@ function expressionData(value: unknown): data.ExpressionData {
 }
 
 /** `text` (a bare expression, or one `${{ … }}`) evaluated as GitHub does, the status functions answering `status`. */
+const parsed = new Map<string, ReturnType<Parser["parse"]>>();
+const FUNCTIONS = STATUS_FUNCTIONS.map((name) => ({ name, minArgs: 0, maxArgs: 0 }));
+
 function evaluate(text: string, contexts: Record<string, unknown>, status: Record<string, boolean> = {}): data.ExpressionData {
   const inner = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(text)?.[1] ?? text;
-  const functions = STATUS_FUNCTIONS.map((name) => ({ name, minArgs: 0, maxArgs: 0 }));
-  const tree = new Parser(new Lexer(inner).lex().tokens, Object.keys(contexts), functions).parse();
+  const functions = FUNCTIONS;
+  // Parsed once per expression and set of contexts: canRun evaluates one condition for many combinations.
+  const key = `${Object.keys(contexts).join(",")}\n${inner}`;
+  let tree = parsed.get(key);
+  if (tree === undefined) {
+    tree = new Parser(new Lexer(inner).lex().tokens, Object.keys(contexts), functions).parse();
+    parsed.set(key, tree);
+  }
   const implementations = new Map(
     functions.map((f) => [f.name, { ...f, call: () => new data.BooleanData(f.name === "always" || (status[f.name] ?? false)) }]),
   );

@@ -90,7 +90,7 @@ export class CatalogUser {
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const run = new Promise<ToolRun>((resolve, reject) => {
       child.on("error", reject);
-      child.on("close", (code, signal) => resolve({ code: code ?? (signal === null ? null : 128 + 9), stdout, stderr }));
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
     return { child, stderr: () => stderr, run };
   }
@@ -156,10 +156,11 @@ export class CatalogUser {
     }
   }
 
-  /** Runs the user's own `pulumi` in the tool's project folder (where `pulumi stack init` finds the project). */
+  /** Runs the user's own `pulumi` in a stack's folder of the tool's work folder (where `pulumi stack init` finds the project). */
   pulumi(args: string[]): string {
+    const stacks = join(this.repo, ".serviceapi-catalog", "stacks");
     return execFileSync("pulumi", [...args, "--non-interactive"], {
-      cwd: join(this.repo, ".serviceapi-catalog", "project"),
+      cwd: join(stacks, readdirSync(stacks)[0]!),
       env: { ...this.#env, PULUMI_DIY_BACKEND_PARALLEL: "1" },
       encoding: "utf8",
     });

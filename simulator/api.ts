@@ -3,6 +3,8 @@ import type { z } from "zod";
 import { parseWithIssues } from "../provider/contract/issues";
 import {
   CreateProductBody,
+  PRODUCT_FIELD_NAMES,
+  PRODUCT_FIELD_SPECS,
   CreateTaskBody,
   ListProjectsQuery,
   ListSitesQuery,
@@ -92,19 +94,14 @@ function createTask(ctx: ApiContext): ApiResult {
 
 function createProduct(ctx: ApiContext): ApiResult {
   const raw = objectBody(ctx.body);
-  if ("status" in raw) {
-    throw new HttpError("invalid_request", "status is not accepted when creating a product; set it with products.update");
+  // A field only an update sets (the contract's table: `create: false`) is refused by name.
+  for (const field of PRODUCT_FIELD_NAMES.filter((f) => PRODUCT_FIELD_SPECS[f].create === false)) {
+    if (field in raw)
+      throw new HttpError("invalid_request", `${field} is not accepted when creating a product; set it with products.update`);
   }
   const body = validate(CreateProductBody, raw);
   projectFor(ctx, body.projectId);
-  const product = ctx.store.createProduct({
-    projectId: body.projectId,
-    title: body.title,
-    description: body.description ?? null,
-    slug: body.slug ?? null,
-    externalCheckoutUrl: body.externalCheckoutUrl ?? null,
-    at: ctx.now,
-  });
+  const product = ctx.store.createProduct({ body, at: ctx.now });
   return { status: 201, body: product };
 }
 

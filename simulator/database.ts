@@ -6,7 +6,18 @@
  */
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import type { Product, Project, Site, Task } from "../provider/contract/schemas";
+import { z } from "zod";
+import {
+  PRODUCT_FIELD_NAMES,
+  PRODUCT_FIELD_SPECS,
+  type CreateProductBody,
+  type Product,
+  type ProductField,
+  type Project,
+  type Site,
+  type Task,
+  type UpdateProductBody,
+} from "../provider/contract/schemas";
 
 /** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
 export type SiteRecord = Required<Site>;
@@ -15,7 +26,6 @@ export type TaskRecord = Required<Task>;
 export type StoredProduct = Product & { projectId: string };
 /** A task as the simulator stores it: the API record plus what only the create request carried. */
 export type StoredTask = TaskRecord & { projectId: string; prompt: string; scheduledAt: string };
-import type { ProductStatus } from "../provider/contract/schemas";
 import type { Seed } from "./seed";
 
 const SCHEMA = `
@@ -29,8 +39,8 @@ CREATE TABLE IF NOT EXISTS sites (
 CREATE INDEX IF NOT EXISTS sites_by_project ON sites (project_id, seq);
 CREATE TABLE IF NOT EXISTS products (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
-  title TEXT NOT NULL, description TEXT, slug TEXT, status TEXT NOT NULL, type TEXT NOT NULL,
-  external_checkout_url TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+  ${PRODUCT_FIELD_NAMES.map((field) => `${column(field)} ${sqlType(field)}`).join(", ")},
+  type TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
   title TEXT NOT NULL, prompt TEXT NOT NULL, emoji TEXT NOT NULL, rrule TEXT NOT NULL, scheduled_at TEXT NOT NULL,
@@ -39,8 +49,21 @@ CREATE TABLE IF NOT EXISTS tasks (
 
 const TABLES = ["tasks", "products", "sites", "projects", "tokens", "workspaces"];
 
-/** Initial status of a created product (the spec leaves it open). */
-const INITIAL_PRODUCT_STATUS = "draft";
+/** A product field's column: its name in snake case (`externalCheckoutUrl` → `external_checkout_url`). */
+function column(field: ProductField): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A product field's column type, from its value's JSON type in the contract; NOT NULL unless null is a value. */
+function sqlType(field: ProductField): string {
+  const spec = PRODUCT_FIELD_SPECS[field];
+  const json = z.toJSONSchema(spec.value, { unrepresentable: "any" }) as { type?: string };
+  const type = json.type === "integer" || json.type === "boolean" ? "INTEGER" : json.type === "number" ? "REAL" : "TEXT";
+  return spec.nullable ? type : `${type} NOT NULL`;
+}
+
+/** What a created product's fields that a create does not take start as (the spec leaves the initial status open): null otherwise. */
+const INITIAL_PRODUCT_VALUES: Partial<Record<ProductField, SQLInputValue>> = { status: "draft" };
 /** Type given to created products (the create body has no `type`; allowed values are not shown). */
 const CREATED_PRODUCT_TYPE = "digital";
 
@@ -67,16 +90,13 @@ export interface NewTask {
   /** When it is created: its `createdAt` and `updatedAt`. */
   at: Date;
 }
+/** A product to create: the create body (the fields a create takes, and the project). */
 export interface NewProduct {
-  projectId: string;
-  title: string;
-  description: string | null;
-  slug: string | null;
-  externalCheckoutUrl: string | null;
+  body: CreateProductBody;
   /** When it is created: its `createdAt` and `updatedAt`. */
   at: Date;
 }
-export type ProductChanges = Partial<Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">>;
+export type ProductChanges = UpdateProductBody;
 
 export class Database {
   readonly #db: DatabaseSync;
@@ -87,6 +107,12 @@ export class Database {
       this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     }
     this.#db.exec(SCHEMA);
+    // A data file from before a product field was added to the contract gets its column (empty for the products it holds).
+    const present = new Set((this.#db.prepare("PRAGMA table_info(products)").all() as { name: string }[]).map((c) => c.name));
+    for (const field of PRODUCT_FIELD_NAMES) {
+      if (!present.has(column(field)))
+        this.#db.exec(`ALTER TABLE products ADD COLUMN ${column(field)} ${sqlType(field).replace(" NOT NULL", "")}`);
+    }
     const { n } = this.#db.prepare("SELECT COUNT(*) AS n FROM workspaces").get() as { n: number };
     if (n === 0) this.#transaction(() => this.#insertSeed(seed));
   }
@@ -188,23 +214,16 @@ export class Database {
   createProduct(input: NewProduct): Product {
     const id = randomUUID();
     const now = input.at.toISOString();
+    // Each field from the body (a field a create does not take starts as the service's initial value).
+    const values = PRODUCT_FIELD_NAMES.map(
+      (field) => ((input.body as Record<string, unknown>)[field] ?? INITIAL_PRODUCT_VALUES[field] ?? null) as SQLInputValue,
+    );
     this.#db
       .prepare(
-        `INSERT INTO products (id, project_id, title, description, slug, status, type, external_checkout_url,
-      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO products (id, project_id, ${PRODUCT_FIELD_NAMES.map(column).join(", ")}, type, created_at, updated_at)
+         VALUES (?, ?, ${PRODUCT_FIELD_NAMES.map(() => "?").join(", ")}, ?, ?, ?)`,
       )
-      .run(
-        id,
-        input.projectId,
-        input.title,
-        input.description,
-        input.slug,
-        INITIAL_PRODUCT_STATUS,
-        CREATED_PRODUCT_TYPE,
-        input.externalCheckoutUrl,
-        now,
-        now,
-      );
+      .run(id, input.body.projectId, ...values, CREATED_PRODUCT_TYPE, now, now);
     return this.getProduct(id)!.product;
   }
 
@@ -214,16 +233,9 @@ export class Database {
   }
 
   updateProduct(id: string, changes: ProductChanges, at: Date): Product {
-    const columns: Record<keyof ProductChanges, string> = {
-      title: "title",
-      description: "description",
-      slug: "slug",
-      status: "status",
-      externalCheckoutUrl: "external_checkout_url",
-    };
-    const keys = (Object.keys(changes) as (keyof ProductChanges)[]).filter((k) => changes[k] !== undefined);
+    const keys = PRODUCT_FIELD_NAMES.filter((k) => changes[k] !== undefined);
     if (keys.length > 0) {
-      const sets = keys.map((k) => `${columns[k]} = ?`).join(", ");
+      const sets = keys.map((k) => `${column(k)} = ?`).join(", ");
       this.#db
         .prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
         .run(...keys.map((k) => changes[k] as SQLInputValue), at.toISOString(), id);
@@ -292,13 +304,9 @@ function toProduct(r: Row): Product {
   return {
     object: "product",
     id: r.id as string,
-    title: r.title as string,
-    description: r.description as string | null,
-    slug: r.slug as string | null,
-    status: r.status as ProductStatus,
+    ...Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, r[column(field)] ?? null])),
     type: r.type as string,
-    externalCheckoutUrl: r.external_checkout_url as string | null,
-  };
+  } as Product;
 }
 
 function toTask(r: Row): TaskRecord {

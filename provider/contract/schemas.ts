@@ -138,17 +138,6 @@ export const Task = z.object({
   updatedAt: z.string().optional(),
 });
 
-export const Product = z.object({
-  object: z.literal("product"),
-  id: uuid,
-  title: z.string(),
-  description: z.string().nullable(),
-  slug: z.string().nullable(),
-  status: z.string() as z.ZodType<ProductStatus>,
-  type: z.string(),
-  externalCheckoutUrl: z.string().nullable(),
-});
-
 function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal("list"),
@@ -219,34 +208,117 @@ export const CreateTaskBody = z
     if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
   });
 
-const productTitle = text(LIMITS.productTitle.min, LIMITS.productTitle.max);
-const productDescription = text(0, LIMITS.productDescription.max).nullable();
-const productSlug = text(LIMITS.productSlug.min, LIMITS.productSlug.max).nullable();
+// ---- Products: the field table, and the record and bodies derived from it ----
 
+/** One field of a product as the API has it. */
+export interface ProductFieldSpec {
+  /** A value a request may send, limits included (`null` aside: see `nullable`). */
+  value: z.ZodType;
+  /** `null` is a value: a request sends it to clear the field, and a response may carry it. */
+  nullable: boolean;
+  /** A create takes it: `required`, `optional`, or not at all (`false`: only an update sets it). */
+  create: "required" | "optional" | false;
+  /** How a response carries it (tolerant, as every record here: a value a newer server adds is kept). */
+  record: z.ZodType;
+  /** For people: what it is, its limits, what leaving it out does. The resource's schema and docs say this. */
+  description: string;
+}
+
+/**
+ * A product's fields — the one declaration of each. The record, the create body and the update body
+ * below are derived from this table; so are the `Product` resource's inputs and state, the plugin's
+ * schema, the catalog's entries and the simulator's columns. A field the API adds is one entry here.
+ */
+export const PRODUCT_FIELD_SPECS = {
+  title: {
+    value: text(LIMITS.productTitle.min, LIMITS.productTitle.max),
+    nullable: false,
+    create: "required",
+    record: z.string(),
+    description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
+  },
+  description: {
+    value: text(0, LIMITS.productDescription.max),
+    nullable: true,
+    create: "optional",
+    record: z.string().nullable(),
+    description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
+  },
+  slug: {
+    value: text(LIMITS.productSlug.min, LIMITS.productSlug.max),
+    nullable: true,
+    create: "optional",
+    record: z.string().nullable(),
+    description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
+  },
+  status: {
+    value: productStatus,
+    nullable: false,
+    create: false,
+    record: z.string() as z.ZodType<ProductStatus>,
+    description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
+  },
+  externalCheckoutUrl: {
+    value: uri,
+    nullable: true,
+    create: "optional",
+    record: z.string().nullable(),
+    description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
+  },
+} as const satisfies Record<string, ProductFieldSpec>;
+
+type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
+/** A product field's name. */
+export type ProductField = keyof ProductSpecs;
+/** Every product field, in the table's order. */
+export const PRODUCT_FIELD_NAMES = Object.keys(PRODUCT_FIELD_SPECS) as ProductField[];
+/** What a request may send for a field: its value, or `null` where that clears it. */
+type RequestValue<S extends ProductFieldSpec> = z.infer<S["value"]> | (S["nullable"] extends true ? null : never);
+
+/** A field's schema in a request: its value, nullable where `null` clears it. */
+export function productRequestValue(field: ProductField): z.ZodType {
+  const spec: ProductFieldSpec = PRODUCT_FIELD_SPECS[field];
+  return spec.nullable ? spec.value.nullable() : spec.value;
+}
+
+/** The product record: the fields the table declares, and what the service sets (id, type). */
+export type Product = { object: "product"; id: string; type: string } & { [K in ProductField]: z.infer<ProductSpecs[K]["record"]> };
+export const Product = z.object({
+  object: z.literal("product"),
+  id: uuid,
+  type: z.string(),
+  ...Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].record])),
+}) as unknown as z.ZodType<Product>;
+
+export type CreateProductBody = { projectId: string } & {
+  [K in ProductField as ProductSpecs[K]["create"] extends "required" ? K : never]: RequestValue<ProductSpecs[K]>;
+} & { [K in ProductField as ProductSpecs[K]["create"] extends "optional" ? K : never]?: RequestValue<ProductSpecs[K]> };
 export const CreateProductBody = z.strictObject({
-  title: productTitle,
+  ...Object.fromEntries(
+    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "required").map((field) => [
+      field,
+      productRequestValue(field),
+    ]),
+  ),
   projectId: uuid,
-  description: productDescription.optional(),
-  slug: productSlug.optional(),
-  externalCheckoutUrl: uri.nullable().optional(),
-});
+  ...Object.fromEntries(
+    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "optional").map((field) => [
+      field,
+      productRequestValue(field).optional(),
+    ]),
+  ),
+}) as unknown as z.ZodType<CreateProductBody>;
 
-export const UpdateProductBody = z.strictObject({
-  title: productTitle.optional(),
-  description: productDescription.optional(),
-  slug: productSlug.optional(),
-  status: productStatus.optional(),
-  externalCheckoutUrl: uri.nullable().optional(),
-});
+export type UpdateProductBody = { [K in ProductField]?: RequestValue<ProductSpecs[K]> };
+export const UpdateProductBody = z.strictObject(
+  Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, productRequestValue(field).optional()])),
+) as unknown as z.ZodType<UpdateProductBody>;
 
 export type Project = z.infer<typeof Project>;
 export type Site = z.infer<typeof Site>;
 export type Task = z.infer<typeof Task>;
-export type Product = z.infer<typeof Product>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
 export type ListSitesQuery = z.infer<typeof ListSitesQuery>;
 export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
 export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
-export type CreateProductBody = z.infer<typeof CreateProductBody>;
-export type UpdateProductBody = z.infer<typeof UpdateProductBody>;

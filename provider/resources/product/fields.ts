@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { KnownProductStatus, Product, ProductStatus } from "../../client";
-import { LIMITS, PRODUCT_STATUSES, UpdateProductBody as UpdateProductSchema, uuid } from "../../contract/schemas";
+import { LIMITS, PRODUCT_STATUSES, productRequestValue, uuid } from "../../contract/schemas";
 import { Failures, checkInputs } from "../checks";
 import type { Secret } from "../secret-output";
 import { propertyNames, type ResourceFields } from "../fields";
@@ -119,27 +119,27 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
     title: {
-      schema: UpdateProductSchema.shape.title,
+      schema: productRequestValue("title").optional(),
       required: true,
       shownToPeople: true,
       description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
     },
     description: {
-      schema: UpdateProductSchema.shape.description,
+      schema: productRequestValue("description").optional(),
       description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
     },
     slug: {
-      schema: UpdateProductSchema.shape.slug,
+      schema: productRequestValue("slug").optional(),
       shownToPeople: true,
       description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
     },
     status: {
-      schema: UpdateProductSchema.shape.status,
+      schema: productRequestValue("status").optional(),
       oneOf: PRODUCT_STATUSES,
       description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
     },
     externalCheckoutUrl: {
-      schema: UpdateProductSchema.shape.externalCheckoutUrl,
+      schema: productRequestValue("externalCheckoutUrl").optional(),
       description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
     },
     onDelete: {

@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { parse } from "yaml";
 import { PRODUCT_FIELDS, productInputFailures, type ProductInputs } from "../resources/product";
 import { CatalogError } from "./errors";
-import { groupProblems } from "./layout";
+import { groupOf, groupProblems } from "./layout";
 
 /**
  * What a catalog entry may say: the Product's inputs (its field table is the one declaration), with
@@ -63,6 +63,14 @@ export function readCatalog(dir: string): Catalog {
  * base's files are not this change's: they are reported as one line, and the base taken as empty.
  */
 export function readCatalogAt(ref: string, dir: string, note?: (line: string) => void): Catalog {
+  // Outside a git repository there is no ref to compare with: say that, not "fetch it".
+  try {
+    execFileSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: dir, stdio: "ignore" });
+  } catch {
+    throw new CatalogError(
+      `--base ${ref}: the catalog folder is not in a git repository, so there is no commit to compare with; leave --base out`,
+    );
+  }
   let names: string[];
   try {
     // Paths relative to `dir` (git prints them relative to its working directory); `-z`: as they are, not quoted (`"caf\303\251.yaml"`).
@@ -135,7 +143,8 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
       continue;
     }
     for (const [key, raw] of Object.entries(doc as Record<string, unknown>)) {
-      const where = `${file}: ${KEY.test(key) ? key : "a key"}`;
+      // A key that cannot be one is quoted (JSON, shortened): it is a name, not a value, and the user must find it.
+      const where = `${file}: ${KEY.test(key) ? key : `the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}`}`;
       if (!KEY.test(key)) {
         problems.push(`${where}: keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit`);
         continue;
@@ -184,15 +193,18 @@ function checkEntry(raw: unknown): string[] {
 export interface CatalogChange {
   added: string[];
   changed: string[];
+  /** Entries moved to a file of another group (their stack changes: a state move, no request). */
+  moved: string[];
   removed: string[];
 }
 
 export function compareCatalogs(base: Catalog, head: Catalog): CatalogChange {
-  const change: CatalogChange = { added: [], changed: [], removed: [] };
+  const change: CatalogChange = { added: [], changed: [], moved: [], removed: [] };
   for (const [key, product] of head) {
     const before = base.get(key);
     if (before === undefined) change.added.push(key);
     else if (fingerprint([before]) !== fingerprint([product])) change.changed.push(key);
+    if (before !== undefined && groupOf(before.file) !== groupOf(product.file)) change.moved.push(key);
   }
   for (const key of base.keys()) if (!head.has(key)) change.removed.push(key);
   for (const list of Object.values(change)) list.sort();

@@ -21,7 +21,7 @@ const USAGE = `usage: serviceapi-catalog <command> [options]
   drift     what changed on the service behind Pulumi's back, per field (exit 7 when anything did)
             --write: write the service's values of the drifted fields into the catalog files (for a pull request)
   refresh   accepts the service's values into the stacks' state (the catalog is not changed)
-  destroy   destroys every stack (products archived or given back as each says) and removes the stacks
+  destroy   destroys every stack (products archived or given back as each says) and removes the stacks (needs --yes)
   split     only the moves that are due (pulumi state move; no request to the service)
   recover   after a killed run: clears its locks, takes in its pending creates (nothing created twice)
             --force-unlock: also a lock held by another machine's run; --create-anew KEY: a lost create that is not on the service
@@ -40,7 +40,9 @@ options:
   --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token)
   --batch-size N       plan --json: stacks per CI job in "batches" (default 8)
   --journal DIR        recover: a killed runner's create journals (default: the work folder's journal/)
+  --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
   --all                run every stack, even those a failed run before already finished
+  --yes                destroy: archive (or give back) every product and remove the stacks
   --json               print the report as JSON
 
 Exit codes: 0 done; 1 a stack failed or is blocked (locked, pending operations); 2 refused before any
@@ -56,7 +58,9 @@ const ONLY: Record<string, readonly string[]> = {
   "force-unlock": ["recover"],
   "create-anew": ["recover"],
   journal: ["recover"],
+  "created-log": ["recover"],
   "batch-size": ["plan"],
+  yes: ["destroy"],
 };
 
 export async function main(argv: string[], io: Output, signal: AbortSignal): Promise<number> {
@@ -77,17 +81,20 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
         config: { type: "string", multiple: true, default: [] },
         "batch-size": { type: "string" },
         journal: { type: "string", multiple: true, default: [] },
+        "created-log": { type: "string", multiple: true, default: [] },
         "create-anew": { type: "string", multiple: true, default: [] },
         "force-unlock": { type: "boolean", default: false },
         refresh: { type: "boolean", default: false },
         write: { type: "boolean", default: false },
         all: { type: "boolean", default: false },
+        yes: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
   } catch (error) {
-    io.err(`serviceapi-catalog: ${(error as Error).message}\n\n${USAGE}`);
+    // Node's own words for an unknown option or a missing value, and where to read the right ones (not the whole usage).
+    io.err(`serviceapi-catalog: ${(error as Error).message.split(". ")[0]!.replace(/'/g, "")}: see serviceapi-catalog --help`);
     return EXIT.refused;
   }
   const { values, positionals } = parsed;
@@ -139,6 +146,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       forceUnlock: values["force-unlock"],
       createAnew: values["create-anew"],
       journals: values.journal.map((dir) => resolve(dir)),
+      logs: values["created-log"].map((file) => resolve(file)),
       batchSize: values["batch-size"] === undefined ? 8 : integer("--batch-size", values["batch-size"], 1, 256),
     };
     const workspaces = new Workspaces({
@@ -148,6 +156,11 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       config: Object.fromEntries(Object.entries(options.config).filter(([key]) => key !== "serviceapi:adoptManaged")),
       env: {},
     });
+    if (command === "destroy" && !values.yes) {
+      throw new CatalogError(
+        "destroy archives every product the catalog's stacks created (or gives back those they took over) and removes the stacks: run it again with --yes",
+      );
+    }
     if (command === "plan") return await runPlan(options, workspaces, io);
     if (command === "split") return await runSplit(options, workspaces, io);
     if (command === "recover") return await runRecover(options, workspaces, io);

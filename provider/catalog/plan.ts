@@ -138,7 +138,8 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       id,
       exists: facts !== undefined,
       products,
-      size: facts === undefined ? products.length : Math.max(products.length, facts.products.size),
+      // What the stack declares; a stack that declares nothing (emptied, or destroyed) by what its state holds.
+      size: products.length > 0 || facts === undefined ? products.length : facts.products.size,
       blocked: blockedBy.get(name) ?? [],
       notes: [],
       exclude: [],
@@ -177,6 +178,13 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   }
 
   // What each stack's reviewers must see.
+  for (const move of deploy ? [] : moves) {
+    runs
+      .find((r) => r.name === move.from)
+      ?.notes.push(
+        `${move.key} moves to ${move.to} (its file's stack) at the next split or up: pulumi state move, no request to the service`,
+      );
+  }
   for (const entry of runs) {
     const facts = stacks.get(entry.name);
     const declared = new Map(entry.products.map((p) => [p.key, p]));
@@ -253,6 +261,12 @@ function select(
   for (const key of change.removed) {
     const name = where.get(key);
     if (name !== undefined) touched.add(name);
+  }
+  // An entry moved to another group's file: its stack now (a preview shows the move there) and, for a deploy, its stack after.
+  for (const key of change.moved) {
+    const name = where.get(key);
+    if (name !== undefined) touched.add(name);
+    if (deploy && targetOf.has(key)) touched.add(targetOf.get(key)!);
   }
   if (deploy) for (const move of moves) touched.add(move.to);
   return runs.filter((r) => touched.has(r.name));
@@ -368,9 +382,10 @@ function inFlight(key: string, product: CatalogProduct | undefined, inputs: Reco
   const slug = typeof inputs.slug === "string" ? inputs.slug : (product?.entry.slug ?? undefined);
   const file = product === undefined ? "its entry" : `${key} in ${product.file}`;
   return (
-    `${key}: in flight, find and adopt — a run was killed while creating it, so it may exist on the service ` +
-    `(title ${JSON.stringify(title)}${slug ? `, slug ${JSON.stringify(slug)}` : ""}); it is not created again by itself. ` +
-    `Find it in the service's UI and add \`adoptId: <its id>\` to ${file}; if it is not there, \`serviceapi-catalog recover --create-anew ${key}\``
+    `${key}: in flight, find and adopt — a create was sent for it and its answer never recorded; a create sent is usually processed, ` +
+    `so it is most likely on the service (title ${JSON.stringify(title)}${slug ? `, slug ${JSON.stringify(slug)}` : ""}); it is not created again by itself. ` +
+    `Find it in the service's UI (or its id in the killed run's log: \`recover --created-log FILE\`) and add \`adoptId: <its id>\` to ${file}; ` +
+    `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${key}\``
   );
 }
 

@@ -5,14 +5,17 @@
  * - **a lock** — cleared when the run that holds it is certainly gone: a process of this machine
  *   that no longer exists, or any holder with `--force-unlock` (another machine's run cannot be
  *   checked from here: a cancelled or lost CI job is gone, a running one is not);
- * - **pending creates** — the products whose create was in flight. Each one whose answer the
- *   provider wrote into the create journal (`resources/journal.ts`; the work folder's journal folder, or
- *   `--journal DIR` copied from the killed runner) is taken into the stack with that id (then read:
- *   one empty PATCH, nothing created) and reported as adopted.
- *   Each one without an answer may or may not exist on the service, which cannot list products: it
- *   is taken in as the placeholder of a lost create, so no later `up` creates it again by itself, and
- *   it is named with what a person searches for in the service's UI (title, slug) and both ways out
- *   (`adoptId` once found; `recover --create-anew KEY` when it is not there);
+ * - **pending creates** — the products whose create was in flight. A create that returned before the
+ *   kill has its id somewhere: on the pending operation (the engine wrote it), in the create journal
+ *   the provider writes the moment the answer arrives (`resources/journal.ts`; the work folder's
+ *   journal folder, or `--journal DIR` copied from the killed runner), or in the killed run's log
+ *   (`--created-log FILE`: the lines `created-lines.ts` prints). Such a create is taken into the stack
+ *   with that id (then read: one empty PATCH, nothing created) and reported as adopted. A create with
+ *   no id anywhere was sent and may well exist — a create sent is usually processed — and the API
+ *   cannot list products: it is taken in as the placeholder of a lost create, so no later `up` creates
+ *   it again by itself, and it is named with what a person searches for in the service's UI (title,
+ *   slug) and both ways out (`adoptId` once found; `recover --create-anew KEY` when it is certainly
+ *   not there). A later `recover` with a journal or log that has its id takes the placeholder in too;
  * - **other pending operations** (an update or delete in flight), dropped: their resources are in the state.
  * No request creates or changes a record: a targeted refresh reads the products taken in by id.
  */
@@ -20,9 +23,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
-import { readJournal, type JournalEntry } from "../resources/journal";
+import { readJournal } from "../resources/journal";
 import { isProductResource } from "../resources/product/recorded";
-import { placeholderId, unconfirmed } from "../resources/unconfirmed";
+import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
+import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
 import { CatalogError } from "./errors";
 import type { Output } from "./run";
@@ -36,6 +40,8 @@ export interface RecoverOptions {
   createAnew: string[];
   /** Folders of create journals (default: the work folder's). */
   journals: string[];
+  /** Logs of killed runs, read for their `created Product` lines. */
+  logs: string[];
 }
 
 /** What recover did to one stack, for the report and the exit code. */
@@ -46,8 +52,11 @@ export interface Recovered {
   refused: boolean;
 }
 
+/** Where the ids of a killed run's creates were found: stack → key → id (the last one recorded wins). */
+type KnownIds = Map<string, Map<string, string>>;
+
 export async function recover(discovery: Discovery, options: RecoverOptions, workspaces: Workspaces, io: Output): Promise<Recovered[]> {
-  const journal = readJournals(options.journals);
+  const known = knownIds(options);
   const anew = new Set(options.createAnew);
   for (const key of anew) {
     const found = [...discovery.stacks.values()].some((s) => s.products.get(key)?.unconfirmed === true);
@@ -58,7 +67,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
   for (const name of named)
     if (!discovery.stacks.has(name)) throw new CatalogError(`--stack ${name}: no such stack of the catalog in this backend`);
   const chosen = [...discovery.stacks.values()]
-    .filter((s) => (named.size === 0 ? needsRecovery(s, anew) : named.has(s.name)))
+    .filter((s) => (named.size === 0 ? needsRecovery(s, anew, known) : named.has(s.name)))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   const out: Recovered[] = [];
   for (const facts of chosen) {
@@ -94,14 +103,18 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     }
     if (result.refused) continue;
 
-    // 2. Pending operations: each create taken into the state — with its id (from the journal), then read; or as a placeholder.
-    if (facts.pending.length > 0) result.lines.push(...(await takeInPending(workspaces, facts, journal)));
+    // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
+    const ids = known.get(facts.name) ?? new Map<string, string>();
+    const lostWithId = [...facts.products.values()].filter((d) => d.unconfirmed && ids.has(d.key));
+    if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids)));
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
     for (const key of anew) {
       const deployed = facts.products.get(key);
       if (deployed?.unconfirmed !== true) continue;
       await workspaces.run(facts.name, ["state", "delete", "--stack", facts.name, "--yes", deployed.urn]);
-      result.lines.push(`+ ${key}: forgotten as a lost create (--create-anew): the next up creates it`);
+      result.lines.push(
+        `+ ${key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`,
+      );
     }
     if (result.lines.length === 0) result.lines.push("nothing to recover");
   }
@@ -109,19 +122,21 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     io.out(`${r.stack}:${r.refused ? " NOT RECOVERED" : ""}`);
     for (const line of r.lines) io.out(`  ${line}`);
   }
-  if (out.length === 0) io.out("no stack of the catalog is locked or has pending operations: nothing to recover");
+  if (out.length === 0)
+    io.out("no stack of the catalog is locked or has pending operations or lost creates to take in: nothing to recover");
   return out;
 }
 
 /**
- * The killed run's pending operations resolved in the state itself (`pulumi stack export`, edit,
- * `pulumi stack import`): Pulumi 3.248's `refresh --import-pending-creates` only drops the pending
- * creates it is given (seen here: the records were neither read nor recorded), so the tool writes
- * each pending create into the state as the resource it is — the record the journal names, read
- * at once with a targeted refresh (one empty PATCH each, nothing created), or the placeholder of a
- * lost create — and drops the other pending operations (their resources are in the state already).
+ * The killed run's pending operations, and lost creates whose id has turned up, resolved in the
+ * state itself (`pulumi stack export`, edit, `pulumi stack import`): Pulumi 3.248's
+ * `refresh --import-pending-creates` only drops the pending creates it is given (seen here: the
+ * records were neither read nor recorded), so the tool writes each into the state as the resource it
+ * is — the record its id names, read at once with a targeted refresh (one empty PATCH each, nothing
+ * created), or the placeholder of a lost create — and drops the other pending operations (their
+ * resources are in the state already).
  */
-async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal: JournalEntry[]): Promise<string[]> {
+async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string, string>): Promise<string[]> {
   const lines: string[] = [];
   const stack = await workspaces.stack(facts.name);
   const exported = await stack.exportStack();
@@ -130,23 +145,29 @@ async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal:
     pending_operations?: { type: string; resource: StateResource }[];
   };
   const resources = deployment.resources ?? [];
-  const known: string[] = [];
+  const read: string[] = [];
   const others: string[] = [];
+  const idOf = (resource: StateResource): string | undefined => (UUID.test(resource.id ?? "") ? resource.id : ids.get(keyOf(resource.urn)));
+  // Lost creates (placeholders) whose id a journal or log now gives.
+  for (const resource of resources) {
+    const id = isUnconfirmed(resource.outputs) ? ids.get(keyOf(resource.urn)) : undefined;
+    if (id === undefined) continue;
+    const { [UNCONFIRMED]: _marker, ...outputs } = resource.outputs;
+    Object.assign(resource, { id, outputs: { ...resource.inputs, ...outputs } });
+    read.push(resource.urn);
+    lines.push(`= ${keyOf(resource.urn)} (adopted ${id}: a lost create whose id the run recorded; read, nothing created)`);
+  }
   for (const op of deployment.pending_operations ?? []) {
     const key = keyOf(op.resource.urn);
     if (op.type !== "creating" || !isProductResource(op.resource)) {
       others.push(`${key}: ${op.type}`);
       continue;
     }
-    // The id of a create that returned: the engine may have written it on the pending operation already; else the
-    // journal has it (truncated when an up of the stack starts, so its last line for the key is this run's).
-    const id = UUID.test(op.resource.id ?? "")
-      ? op.resource.id
-      : journal.findLast((e) => (e.urn !== undefined ? e.urn === op.resource.urn : e.name === key))?.id;
+    const id = idOf(op.resource);
     const inputs = op.resource.inputs ?? {};
     if (id !== undefined) {
       resources.push({ ...op.resource, id, outputs: { ...inputs } });
-      known.push(op.resource.urn);
+      read.push(op.resource.urn);
       lines.push(`= ${key} (adopted ${id}: its create returned before the kill, and the run recorded its id; read, nothing created)`);
       continue;
     }
@@ -154,15 +175,17 @@ async function takeInPending(workspaces: Workspaces, facts: StackFacts, journal:
     const title = typeof inputs.title === "string" ? inputs.title : "";
     const slug = typeof inputs.slug === "string" ? `, slug ${JSON.stringify(inputs.slug)}` : "";
     lines.push(
-      `? ${key}: in flight, find and adopt — its create was sent and its answer never came, so it may exist on the service ` +
-        `(title ${JSON.stringify(title)}${slug}). Find it in the service's UI and add \`adoptId: <its id>\` to its entry; ` +
-        `if it is not there, \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
+      `? ${key}: in flight, find and adopt — its create was sent, and no id for it was recorded here (not in the state, the journal or a log given). ` +
+        `A create sent is usually processed, so it is most likely on the service (title ${JSON.stringify(title)}${slug}): find it in the service's UI, ` +
+        `or in the killed run's log (\`${facts.name}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
+        `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. ` +
+        `Until then no up creates it`,
     );
   }
   deployment.resources = resources;
   deployment.pending_operations = [];
   await stack.importStack(exported);
-  if (known.length > 0) await stack.refresh({ target: known });
+  if (read.length > 0) await stack.refresh({ target: read });
   if (others.length > 0)
     lines.push(`cleared ${others.length} other pending operation(s) (${others.join(", ")}): their resources are in the state`);
   return lines;
@@ -180,28 +203,44 @@ async function repair(facts: StackFacts, options: RecoverOptions): Promise<strin
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function needsRecovery(facts: StackFacts, anew: Set<string>): boolean {
+function needsRecovery(facts: StackFacts, anew: Set<string>, known: KnownIds): boolean {
+  const ids = known.get(facts.name);
   return (
     facts.damaged !== undefined ||
     facts.locks.length > 0 ||
     facts.pending.length > 0 ||
-    [...anew].some((key) => facts.products.get(key)?.unconfirmed === true)
+    [...facts.products.values()].some((d) => d.unconfirmed && (anew.has(d.key) || ids?.has(d.key) === true))
   );
 }
 
-/** Every create journal in the folders (one `<stack>.jsonl` per stack). */
-function readJournals(dirs: string[]): JournalEntry[] {
-  const out: JournalEntry[] = [];
-  for (const dir of dirs) {
+/** The ids the killed runs recorded: every create journal in the folders (`<stack>.jsonl`), then every log's created lines. */
+function knownIds(options: RecoverOptions): KnownIds {
+  const known: KnownIds = new Map();
+  const add = (stack: string, key: string, id: string) => {
+    const ids = known.get(stack) ?? new Map<string, string>();
+    ids.set(key, id);
+    known.set(stack, ids);
+  };
+  for (const dir of options.journals) {
     let files: string[];
     try {
       files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
     } catch {
       continue;
     }
-    for (const file of files) out.push(...readJournal(readFileSync(join(dir, file), "utf8")));
+    for (const file of files)
+      for (const e of readJournal(readFileSync(join(dir, file), "utf8"))) add(file.slice(0, -".jsonl".length), e.name, e.id);
   }
-  return out;
+  for (const log of options.logs) {
+    let text: string;
+    try {
+      text = readFileSync(log, "utf8");
+    } catch (error) {
+      throw new CatalogError(`--created-log ${log}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+    for (const line of parseCreatedLines(text)) add(line.stack, line.key, line.id);
+  }
+  return known;
 }
 
 function alive(pid: number): boolean {

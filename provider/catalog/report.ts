@@ -37,6 +37,7 @@ export interface Totals {
   archives: number;
   requests: number;
   failed: number;
+  cancelled: number;
   blocked: number;
   skipped: number;
 }
@@ -52,6 +53,7 @@ export function totals(results: StackReport[]): Totals {
     archives: 0,
     requests: 0,
     failed: 0,
+    cancelled: 0,
     blocked: 0,
     skipped: 0,
   };
@@ -64,8 +66,9 @@ export function totals(results: StackReport[]): Totals {
     t.drift += r.drift.length;
     t.archives += r.updates.filter(archives).length;
     t.requests += r.requests;
-    if (r.status === "failed" || r.status === "cancelled") t.failed++;
-    if (r.status === "blocked") t.blocked++;
+    if (r.status === "failed") t.failed++;
+    if (r.status === "cancelled") t.cancelled++;
+    if (r.status === "blocked" || r.blocking === true) t.blocked++;
     if (r.status === "skipped") t.skipped++;
   }
   return t;
@@ -101,7 +104,13 @@ export function formatReport(run: RunReport): string {
       r.drift.length && `${r.drift.length} ${run.command === "refresh" ? "accepted" : "drifted"}`,
     ].filter(Boolean);
     const state =
-      r.status === "ok" ? "" : r.status === "failed" && r.log !== undefined ? ` — FAILED (log: ${r.log})` : ` — ${r.status.toUpperCase()}`;
+      r.status === "ok"
+        ? r.blocking === true
+          ? " — BLOCKED (an up would not run it)"
+          : ""
+        : r.status === "failed" && r.log !== undefined
+          ? ` — FAILED (log: ${r.log})`
+          : ` — ${r.status.toUpperCase()}`;
     const what =
       r.status === "blocked"
         ? "not run"
@@ -112,7 +121,7 @@ export function formatReport(run: RunReport): string {
             : drift
               ? "no drift"
               : "no changes";
-    const size = `${r.products} products${r.new ? ", a new stack" : ""}`;
+    const size = `${r.products} ${r.products === 1 ? "product" : "products"}${r.new ? ", a new stack" : ""}`;
     lines.push(`${r.stack} (${size}): ${what}; ${r.requests} request(s), ${r.seconds.toFixed(1)} s${state}`);
     for (const note of r.notes) lines.push(`  ! ${note}`);
     list(lines, "+", r.creates);
@@ -133,7 +142,7 @@ export function formatReport(run: RunReport): string {
       `${t.replaces} ${verb("to replace", "replaced")}, ${t.deletes} ${verb("to delete", "deleted")}`;
   lines.push(
     `Total: ${kinds}; ${t.requests} request(s) sent${own > 0 ? " (the project listing included)" : ""}; ${t.failed} stack(s) failed` +
-      `${t.blocked ? `, ${t.blocked} blocked` : ""}${t.skipped ? `, ${t.skipped} skipped` : ""}`,
+      `${t.cancelled ? `, ${t.cancelled} cancelled` : ""}${t.blocked ? `, ${t.blocked} blocked` : ""}${t.skipped ? `, ${t.skipped} skipped` : ""}`,
   );
   for (const line of run.next ?? []) lines.push(line);
   return lines.join("\n");
@@ -155,6 +164,9 @@ function list(lines: string[], mark: string, items: ProductLine[]): void {
 
 /** `title: "Pro plan" → "Pro"`, with a status change to or from archived said in words. */
 export function describeField(change: FieldValue): string {
+  // A create's field: no value before.
+  if (change.from === undefined && change.to !== undefined)
+    return `${change.field}: ${shown(change.to)}${change.field === "status" && change.to === "archived" ? "   ← created archived" : ""}`;
   const note =
     change.field === "status" && change.to === "archived" && change.from !== "archived"
       ? "   ← archives it"

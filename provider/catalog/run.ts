@@ -15,6 +15,7 @@ import { CREATED_JOURNAL_ENV } from "../resources/journal";
 /** Read by the providers' adoption check (provider/resources): the products other stacks record. */
 const OTHER_STACKS_INDEX_ENV = "SERVICEAPI_OTHER_STACKS_INDEX";
 import type { Plan, StackRun } from "./plan";
+import { createdLine } from "./created-lines";
 import { retire } from "./moves";
 import type { ProgramProduct } from "./program-input";
 import { emptyReport, runOnStack, type RunCommand, type StackReport } from "./stack-run";
@@ -59,6 +60,8 @@ export async function runPlanned(
     report.notes.push(...run.blocked, ...run.notes);
     if (!run.exists && options.command !== "up") report.new = true;
     if (mutating && run.blocked.length > 0) report.status = "blocked";
+    // A preview or drift still runs it (what it shows is true), and says the deploy will not: the check fails.
+    if (!mutating && run.blocked.length > 0) report.blocking = true;
     return report;
   });
   // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and settings.
@@ -114,7 +117,7 @@ export async function runPlanned(
             exclude: run.exclude,
             log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
             // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
-            onCreated: (key, id) => io.err(`${report.stack}: created Product ${JSON.stringify(key)} ${id}`),
+            onCreated: (key, id) => io.err(createdLine({ stack: report.stack, key, id })),
           });
           report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
           if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);

@@ -17,7 +17,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
-import { driftedFields, productChanges } from "../resources/product";
+import { PRODUCT_FIELD_NAMES, driftedFields, productChanges } from "../resources/product";
 import { isProductResource } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
 
@@ -63,6 +63,8 @@ export interface StackReport {
   log?: string;
   /** Previewed in a throw-away backend: the stack does not exist yet (an up creates it). */
   new?: boolean;
+  /** A preview or drift of a stack an up would not run (a lock, pending creates): counted as blocked, exit code 1. */
+  blocking?: boolean;
 }
 
 export function emptyReport(stack: string, command: RunCommand, products: number, fingerprint: string): StackReport {
@@ -180,7 +182,8 @@ function recordStep(report: StackReport, step: StepEventMetadata, options: RunSt
   switch (step.op) {
     case "create": {
       if (typeof declared.adoptId === "string") report.adopts.push({ key, fields: [], what: `adopts ${declared.adoptId}` });
-      else report.creates.push({ key, fields: [], what: `title ${JSON.stringify(declared.title)}` });
+      // A create shows every field it sets (no value before), as `pulumi preview --diff` shows a new resource.
+      else report.creates.push({ key, fields: createdFields(declared) });
       const id = step.new?.id;
       if (report.command === "up" && typeof declared.adoptId !== "string" && id !== undefined && id !== "") options.onCreated?.(key, id);
       break;
@@ -191,7 +194,7 @@ function recordStep(report: StackReport, step: StepEventMetadata, options: RunSt
       for (const field of ["onDelete", "adoptId"]) {
         const was = old.inputs[field] ?? (field === "onDelete" ? old.outputs.onDelete : undefined);
         const now = declared[field] ?? (field === "onDelete" ? "archive" : undefined);
-        if (now !== undefined && now !== was) fields.push({ field, from: was ?? null, to: now });
+        if (now !== was) fields.push({ field, from: was ?? null, to: now ?? null });
       }
       report.updates.push({ key, fields });
       break;
@@ -211,6 +214,15 @@ function recordStep(report: StackReport, step: StepEventMetadata, options: RunSt
       report.deletes.push({ key, fields: [], what: fateOf(old.outputs) });
       break;
   }
+}
+
+/** The product's fields a create sets: those the entry declares, in the contract's order. */
+function createdFields(declared: Outputs): FieldValue[] {
+  return PRODUCT_FIELD_NAMES.filter((field) => declared[field] !== undefined && declared[field] !== null).map((field) => ({
+    field,
+    from: undefined,
+    to: declared[field],
+  }));
 }
 
 /** What deleting does to the product, in words, from the state the engine shows (a secret record shows as `[secret]`, which is enough). */

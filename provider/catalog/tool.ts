@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { readSettings } from "../resources/settings";
+import type { CatalogChange } from "./catalog";
 import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { groupOf } from "./layout";
@@ -44,6 +45,8 @@ export interface ToolOptions {
   createAnew: string[];
   /** `recover --journal DIR`. */
   journals: string[];
+  /** `recover --created-log FILE`. */
+  logs: string[];
   /** `plan --batch-size N`: stacks per CI job. */
   batchSize: number;
 }
@@ -86,11 +89,16 @@ function scope(options: ToolOptions, discovery: Discovery): string | undefined {
   if (options.stacks.length > 0) return `--stack ${options.stacks.join(",")}`;
   const change = discovery.change;
   if (change === undefined) return undefined;
-  return `changed since ${options.base}: ${change.added.length} added, ${change.changed.length} changed, ${change.removed.length} removed`;
+  return (
+    `changed since ${options.base}: ${change.added.length} added, ${change.changed.length} changed, ` +
+    `${change.moved.length > 0 ? `${change.moved.length} moved to another file's stack, ` : ""}${change.removed.length} removed`
+  );
 }
 
 /** `plan`: the stacks a change touches, for a person or a CI matrix; no request, no write. */
 export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  // The --config values, checked as a deploy would check them (a plan needs no token or URL: it sends no request).
+  checkSettings(options, { SERVICEAPI_TOKEN: "plan-needs-no-token", SERVICEAPI_BASE_URL: "https://plan.invalid" });
   const discovery = await discovered(options, workspaces, io, true);
   const deploy = planned(discovery, options, "up");
   const preview = planned(discovery, options, "preview");
@@ -143,8 +151,8 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
     `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
   );
   for (const run of deploy.runs) io.out(`  ${run.name} (${run.products.length} products)`);
-  const differs = previewStacks.join() !== stacks.join();
-  if (differs) io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
+  if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
+    io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   return EXIT.ok;
 }
 
@@ -201,6 +209,7 @@ export async function runStacks(
       if (removed !== undefined) splitLines.push(removed);
     }
   }
+  if (discovery.change !== undefined) markOutsideChange(reports, discovery.change);
   const run: RunReport = {
     command: command === "up" && options.refresh ? "up --refresh" : command,
     stacks: plan.target.stacks().length,
@@ -219,7 +228,8 @@ export async function runStacks(
     );
     if (written.length > 0) {
       run.next = [
-        `wrote the service's values into the catalog (review with \`git diff\`, commit to keep them; the deploy after the merge sends nothing for them):`,
+        "wrote the service's values into the catalog (review with `git diff`, commit to keep them; after the merge a plain up sends them " +
+          "once more, a PATCH that changes nothing on the service, and `up --refresh` sends nothing):",
         ...written.map((line) => `  ${line}`),
       ];
     }
@@ -230,6 +240,20 @@ export async function runStacks(
   if (t.failed > 0 || t.blocked > 0) return EXIT.failed;
   if (command === "drift" && t.drift > 0) return EXIT.drift;
   return EXIT.ok;
+}
+
+/**
+ * With `--base`, a stack runs whole: what it shows beyond the change under review (a value a
+ * `refresh` accepted, a deploy that did not run) is said to be so, not left to look like the change's.
+ */
+function markOutsideChange(reports: StackReport[], change: CatalogChange): void {
+  const inChange = new Set([...change.added, ...change.changed, ...change.moved, ...change.removed]);
+  const note = "not part of this change: the stack's state differs from the catalog (a refresh accepted a value, or a deploy did not run)";
+  for (const report of reports) {
+    for (const line of [...report.creates, ...report.adopts, ...report.updates, ...report.replaces, ...report.deletes]) {
+      if (!inChange.has(line.key)) line.what = line.what === undefined ? note : `${line.what}; ${note}`;
+    }
+  }
 }
 
 /** What `drift` says last: the commands that fix what it found, for the stacks that drifted. */
@@ -284,6 +308,7 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
       forceUnlock: options.forceUnlock,
       createAnew: options.createAnew,
       journals: options.journals.length > 0 ? options.journals : [journalDir(options.workDir)],
+      logs: options.logs,
     },
     workspaces,
     io,
@@ -346,7 +371,11 @@ export function runReport(files: string[], io: Output): number {
   };
   io.out(formatReport(combined));
   const t = totals(combined.results);
-  return t.failed > 0 || t.blocked > 0 ? EXIT.failed : combined.command === "drift" && t.drift > 0 ? EXIT.drift : EXIT.ok;
+  return t.failed > 0 || t.cancelled > 0 || t.blocked > 0
+    ? EXIT.failed
+    : combined.command === "drift" && t.drift > 0
+      ? EXIT.drift
+      : EXIT.ok;
 }
 
 function describeMoves(moves: { key: string; from: string; to: string }[]): string {
@@ -363,17 +392,23 @@ function batches(stacks: string[], size: number): string[] {
 }
 
 /** The settings every provider process will read, checked once here with the provider's own messages. */
-function checkSettings(options: ToolOptions) {
+function checkSettings(options: ToolOptions, env: NodeJS.ProcessEnv = process.env) {
   if (options.config["serviceapi:token"] !== undefined) {
     throw new CatalogError(
       "--config serviceapi:token: the token is not taken on the command line (it would show in process lists and CI logs): set SERVICEAPI_TOKEN",
     );
   }
+  // The tool's own words: a catalog has no stack config to set these in (the resources' messages would say `pulumi config set`).
+  if (!env.SERVICEAPI_TOKEN)
+    throw new CatalogError("no API token: set SERVICEAPI_TOKEN (the tool reads the token from the environment only)");
+  if (!env.SERVICEAPI_BASE_URL && options.config["serviceapi:baseUrl"] === undefined) {
+    throw new CatalogError("no service URL: set SERVICEAPI_BASE_URL (or --config serviceapi:baseUrl=https://…)");
+  }
   const adopt = options.config["serviceapi:adoptManaged"];
   if (adopt !== undefined && adopt !== "allow" && adopt !== "refuse") {
     throw new CatalogError('--config serviceapi:adoptManaged must be "refuse" (the default) or "allow"');
   }
-  return readSettings((key) => (key === "adoptManaged" ? undefined : options.config[`serviceapi:${key}`])).client;
+  return readSettings((key) => (key === "adoptManaged" ? undefined : options.config[`serviceapi:${key}`]), env).client;
 }
 
 /** What a stack's providers run with besides its products: a changed setting makes a resumed run run it again. */

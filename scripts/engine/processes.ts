@@ -16,7 +16,12 @@ export function allPids(): number[] {
   try {
     names = readdirSync("/proc");
   } catch (error) {
-    throw new Error(`the process table cannot be read (/proc: ${(error as NodeJS.ErrnoException).code ?? error}): these checks need Linux`);
+    throw new Error(
+      `the process table cannot be read (/proc: ${(error as NodeJS.ErrnoException).code ?? error}): these checks need Linux`,
+      {
+        cause: error,
+      },
+    );
   }
   return names.filter((name) => /^\d+$/.test(name)).map(Number);
 }

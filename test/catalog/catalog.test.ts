@@ -116,12 +116,14 @@ describe("parseCatalog: what a catalog may say", () => {
     ]);
   });
 
-  it("refuses a key that cannot be a logical name, without quoting it", () => {
+  it("refuses a key that cannot be a logical name, quoting it (shortened) so that it can be found", () => {
     const message = one("a.yaml", `"bad key!":\n  project: Acme Web\n  title: T\n-leading-dash:\n  project: Acme Web\n  title: T\n`);
     const line = "keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit";
-    expect(message).toBe(`${header(2)}\n  a.yaml: a key: ${line}\n  a.yaml: a key: ${line}`);
+    expect(message).toBe(`${header(2)}\n  a.yaml: the key "bad key!": ${line}\n  a.yaml: the key "-leading-dash": ${line}`);
     expect(parseCatalog([{ file: "a.yaml", text: `${"k".repeat(200)}:\n  project: A\n  title: T\n` }]).size).toBe(1);
-    expect(one("a.yaml", `${"k".repeat(201)}:\n  project: A\n  title: T\n`)).toBe(`${header(1)}\n  a.yaml: a key: ${line}`);
+    expect(one("a.yaml", `${"k".repeat(201)}:\n  project: A\n  title: T\n`)).toBe(
+      `${header(1)}\n  a.yaml: the key "${"k".repeat(39)}…": ${line}`,
+    );
   });
 
   it("refuses a key used in two files, naming both", () => {
@@ -281,7 +283,8 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
       drop: { file: "web.yaml", entry: { project: "Acme Web", title: "Drop" } },
       moved: { file: "nested/api.json", entry: { projectId: PROJECT_ID, title: "Moved" } },
     });
-    expect(compareCatalogs(base, readCatalog(catalog))).toEqual({ added: ["new"], changed: ["edit"], removed: ["drop"] });
+    // From nested/ to moved.yaml: another group, so another stack.
+    expect(compareCatalogs(base, readCatalog(catalog))).toEqual({ added: ["new"], changed: ["edit"], moved: ["moved"], removed: ["drop"] });
   });
 
   it("reads a ref other than HEAD, and the catalog as it was before it existed as empty", () => {
@@ -303,7 +306,12 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
     expect([...readCatalog(catalog).keys()]).toEqual(["p1"]);
     expect([...readCatalogAt("HEAD", catalog).keys()]).toEqual(["p1"]);
     // So an unchanged catalog is no change at all.
-    expect(compareCatalogs(readCatalogAt("HEAD", catalog), readCatalog(catalog))).toEqual({ added: [], changed: [], removed: [] });
+    expect(compareCatalogs(readCatalogAt("HEAD", catalog), readCatalog(catalog))).toEqual({
+      added: [],
+      changed: [],
+      moved: [],
+      removed: [],
+    });
   });
 
   it("takes a base whose catalog has problems as empty, saying so in one line", () => {
@@ -314,7 +322,7 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
     const base = readCatalogAt("HEAD", catalog, (line) => notes.push(line));
     expect(base.size).toBe(0);
     expect(notes).toEqual(["--base HEAD: the catalog there has 1 problem(s), not this change's; every product is taken as changed"]);
-    expect(compareCatalogs(base, readCatalog(catalog))).toEqual({ added: ["p1"], changed: [], removed: [] });
+    expect(compareCatalogs(base, readCatalog(catalog))).toEqual({ added: ["p1"], changed: [], moved: [], removed: [] });
   });
 
   it("reads files whose names git would quote (non-ASCII, spaces), as the working tree does", () => {
@@ -326,7 +334,12 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
       p1: { file: "teams/café.yaml", entry: { project: "Acme Web", title: "One" } },
       p2: { file: "teams/über team.json", entry: { project: "Acme Web", title: "Two" } },
     });
-    expect(compareCatalogs(readCatalogAt("HEAD", catalog), readCatalog(catalog))).toEqual({ added: [], changed: [], removed: [] });
+    expect(compareCatalogs(readCatalogAt("HEAD", catalog), readCatalog(catalog))).toEqual({
+      added: [],
+      changed: [],
+      moved: [],
+      removed: [],
+    });
   });
 
   it("says what to do when git cannot read the ref", () => {
@@ -368,7 +381,7 @@ describe("fingerprint and compareCatalogs", () => {
     expect(new Set([base, ...variants]).size).toBe(1 + variants.length);
   });
 
-  it("compares by key: added, changed and removed, each sorted, a moved entry not changed", () => {
+  it("compares by key: added, changed, moved to another file's group and removed, each sorted, a moved entry not changed", () => {
     const catalog = (...products: CatalogProduct[]): Catalog => new Map(products.map((p) => [p.key, p]));
     const base = catalog(
       product("same", { project: "W", title: "S" }),
@@ -385,8 +398,14 @@ describe("fingerprint and compareCatalogs", () => {
       product("new-b", { project: "W", title: "B" }),
       product("new-a", { project: "W", title: "A" }),
     );
-    expect(compareCatalogs(base, head)).toEqual({ added: ["new-a", "new-b"], changed: ["aa-edit", "zz-edit"], removed: ["gone"] });
-    expect(compareCatalogs(head, head)).toEqual({ added: [], changed: [], removed: [] });
+    // "moved" went to another file: another group (its stack changes), not a changed entry.
+    expect(compareCatalogs(base, head)).toEqual({
+      added: ["new-a", "new-b"],
+      changed: ["aa-edit", "zz-edit"],
+      moved: ["moved"],
+      removed: ["gone"],
+    });
+    expect(compareCatalogs(head, head)).toEqual({ added: [], changed: [], moved: [], removed: [] });
   });
 });
 

@@ -205,9 +205,10 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const run = plan(d, "up").runs[0]!;
     expect(run.exclude).toEqual([lost.urn]);
     expect(run.notes).toEqual([
-      'lost: in flight, find and adopt — a run was killed while creating it, so it may exist on the service (title "Lost one", slug "lost-one"); ' +
-        "it is not created again by itself. Find it in the service's UI and add `adoptId: <its id>` to lost in a.yaml; if it is not there, " +
-        "`serviceapi-catalog recover --create-anew lost`",
+      "lost: in flight, find and adopt — a create was sent for it and its answer never recorded; a create sent is usually processed, " +
+        'so it is most likely on the service (title "Lost one", slug "lost-one"); it is not created again by itself. ' +
+        "Find it in the service's UI (or its id in the killed run's log: `recover --created-log FILE`) and add `adoptId: <its id>` to lost in a.yaml; " +
+        "only if it is certainly not there, `serviceapi-catalog recover --create-anew lost`",
     ]);
     const adopted = discovery(catalogOf({ "a.yaml": ["lost"] }, { lost: { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" } }), [
       stack("catalog-a.all", [lost]),
@@ -242,7 +243,7 @@ describe("which stacks run", () => {
   it("--base: the stacks of the changed keys (where they are for a preview, where they go for an up)", () => {
     const catalog = catalogOf({ "a.yaml": ["x", "new"], "b.yaml": ["y"], "c.yaml": ["z"] });
     const d = discovery(catalog, [stack("catalog-a.all", ["x"]), stack("catalog-b.all", ["y", "gone"]), stack("catalog-c.all", ["z"])], {
-      change: { added: ["new"], changed: [], removed: ["gone"] },
+      change: { added: ["new"], changed: [], moved: [], removed: ["gone"] },
     });
     expect(Object.keys(runs(plan(d, "preview")))).toEqual(["catalog-a.all", "catalog-b.all"]);
     expect(Object.keys(runs(plan(d, "up")))).toEqual(["catalog-a.all", "catalog-b.all"]);

@@ -23,8 +23,14 @@ describe("formatReport", () => {
         stack("catalog-plans.all", "preview", {
           products: 12,
           creates: [
-            { key: "new-b", fields: [], what: 'title "B"' },
-            { key: "new-a", fields: [], what: 'title "A"' },
+            { key: "new-b", fields: [{ field: "title", from: undefined, to: "B" }] },
+            {
+              key: "new-a",
+              fields: [
+                { field: "title", from: undefined, to: "A" },
+                { field: "status", from: undefined, to: "archived" },
+              ],
+            },
           ],
           updates: [
             {
@@ -49,8 +55,11 @@ describe("formatReport", () => {
         "serviceapi-catalog preview: 2 of 4 stack(s) (changed since origin/main: 2 added, 3 changed, 0 removed)",
         "catalog-add-ons.all (20 products): no changes; 1 request(s), 1.0 s",
         "catalog-plans.all (12 products): 2 to create, 2 to update (1 to archived); 3 request(s), 1.3 s",
-        '  + new-a (title "A")',
-        '  + new-b (title "B")',
+        "  + new-a",
+        '      title: "A"',
+        '      status: "archived"   ← created archived',
+        "  + new-b",
+        '      title: "B"',
         "  ~ secretive",
         "      title: [secret] → [secret]",
         "  ~ services-0500",
@@ -72,7 +81,7 @@ describe("formatReport", () => {
       results: [
         stack("catalog-a.1", "up", {
           products: 5,
-          creates: [{ key: "a", fields: [], what: 'title "A"' }],
+          creates: [{ key: "a", fields: [{ field: "title", from: undefined, to: "A" }] }],
           adopts: [{ key: "found", fields: [], what: "adopts 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" }],
           updates: [{ key: "b", fields: [{ field: "onDelete", from: "archive", to: "retain" }] }],
           replaces: [{ key: "c", fields: [{ field: "projectId", from: "p-1", to: "p-2" }] }],
@@ -90,7 +99,8 @@ describe("formatReport", () => {
         "serviceapi-catalog up: 1 of 3 stack(s)",
         "  moved 5 product(s) from catalog-a.all into catalog-a.0 (3), catalog-a.1 (2) with pulumi state move, no request to the service",
         "catalog-a.1 (5 products): 1 created, 1 adopted, 1 updated, 1 replaced, 2 deleted; 9 request(s), 2.5 s",
-        '  + a (title "A")',
+        "  + a",
+        '      title: "A"',
         "  = found (adopts 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d)",
         "  ~ b",
         '      onDelete: "archive" → "retain"',
@@ -161,8 +171,8 @@ describe("formatReport", () => {
         "  ! LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: …",
         "catalog-b.all (3 products): nothing done; 4 request(s), 3.0 s — FAILED (log: /w/.serviceapi-catalog/logs/up/catalog-b.all.log)",
         "  error: p1: products.create failed: 503 service_unavailable",
-        "catalog-c.all (1 products): nothing done; 0 request(s), 0.1 s — CANCELLED",
-        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 4 request(s) sent; 2 stack(s) failed, 1 blocked",
+        "catalog-c.all (1 product): nothing done; 0 request(s), 0.1 s — CANCELLED",
+        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 4 request(s) sent; 1 stack(s) failed, 1 cancelled, 1 blocked",
       ].join("\n"),
     );
   });

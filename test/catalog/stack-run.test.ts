@@ -119,7 +119,17 @@ describe("from the engine's events to the report", () => {
       ],
       (key, id) => seen.push(`${key} ${id}`),
     );
-    expect(report.creates).toEqual([{ key: "new", fields: [], what: 'title "New one"' }]);
+    // Every field the create sets, in the contract's order, with no value before.
+    expect(report.creates).toEqual([
+      {
+        key: "new",
+        fields: [
+          { field: "title", from: undefined, to: "New one" },
+          { field: "description", from: undefined, to: "Everything" },
+          { field: "slug", from: undefined, to: "pro" },
+        ],
+      },
+    ]);
     expect(report.adopts).toEqual([
       { key: "found", fields: [], what: `adopts ${ID}` },
       { key: "lost", fields: [], what: `adopts ${ID}, the record a killed or failed create made` },

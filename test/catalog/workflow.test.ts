@@ -60,6 +60,8 @@ const PULUMI_VERSION = /^PULUMI_VERSION=(\S+)$/m.exec(readFileSync(join(REPO, "s
 const READ_SECRETS = ["NPM_TOKEN", "SERVICEAPI_READ_TOKEN", "PULUMI_BACKEND_READ_URL", "PGPASSWORD_READ", "PULUMI_CONFIG_PASSPHRASE"];
 /** The secrets that can change the products or the state: only jobs in environment production read them. */
 const WRITE_SECRETS = ["SERVICEAPI_TOKEN", "PULUMI_BACKEND_URL", "PGPASSWORD"];
+/** The drift check's token, which may update products (its read is an empty PATCH): only jobs in environment drift read it. */
+const DRIFT_SECRETS = ["SERVICEAPI_DRIFT_TOKEN"];
 
 /** The contexts of each event the workflow is triggered by (`on:`), as GitHub gives them to `if:`. */
 const EVENTS: Record<string, { on: string; github: Record<string, unknown>; inputs: Record<string, unknown> }> = {
@@ -216,6 +218,9 @@ function violations(of: Workflow): string[] {
       const environment = environmentOf(of, job, event);
       for (const secret of secrets.filter((s) => WRITE_SECRETS.includes(s) || s === "(every secret)")) {
         if (environment !== "production") found.push(`${job}: reads secrets.${secret} outside environment production (${event})`);
+      }
+      for (const secret of secrets.filter((s) => DRIFT_SECRETS.includes(s))) {
+        if (environment !== "drift") found.push(`${job}: reads secrets.${secret} outside environment drift (${event})`);
       }
     }
   }
@@ -454,6 +459,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       forceUnlock: false,
       createAnew: [],
       journals: [],
+      logs: [],
       batchSize: 8,
     };
     const workspaces = new Workspaces({
@@ -467,7 +473,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     const plan = JSON.parse(printed.join("")) as {
       any: unknown;
       preview: { any: unknown };
-      splits: unknown[];
+      moves: unknown[];
       batches?: Record<string, unknown>;
     };
     // Each filter of the workflow, as JavaScript; a filter not listed here fails, so a new one is checked too.
@@ -476,7 +482,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       ".any": (p) => p.any,
       ".batches.preview": (p) => p.batches?.preview,
       ".preview.any": (p) => p.preview.any,
-      ".splits | length > 0": (p) => p.splits.length > 0,
+      ".moves | length > 0": (p) => p.moves.length > 0,
     };
     expect(filters.sort()).toEqual(Object.keys(read).sort());
     expect(Object.fromEntries(filters.map((f) => [f, read[f]!(plan)]))).toEqual({
@@ -484,7 +490,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       ".any": true,
       ".batches.preview": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
       ".preview.any": true,
-      ".splits | length > 0": false,
+      ".moves | length > 0": false,
     });
     // The step outputs the jobs read are the ones the plan step writes.
     const planStep = workflow.jobs.plan!.steps.find((s) => s.id === "plan")!.run!;

@@ -145,9 +145,10 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
           );
         for (const key of inFlight.filter((k) => !known.has(k))) {
           expect(lines).toContain(
-            `  ? ${key}: in flight, find and adopt — its create was sent and its answer never came, so it may exist on the service ` +
-              `(title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}"). Find it in the service's UI and add \`adoptId: <its id>\` to its entry; ` +
-              `if it is not there, \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
+            `  ? ${key}: in flight, find and adopt — its create was sent, and no id for it was recorded here (not in the state, the journal or a log given). ` +
+              `A create sent is usually processed, so it is most likely on the service (title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}"): ` +
+              `find it in the service's UI, or in the killed run's log (\`${BULK}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
+              `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
           );
         }
         // Recovering sent one read of each product taken in by id, and nothing else.
@@ -185,7 +186,9 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
         user.writeCatalog();
         for (const key of missing) {
           const anew = await user.tool(["recover", "--create-anew", key]);
-          expect(anew.stdout).toContain(`  + ${key}: forgotten as a lost create (--create-anew): the next up creates it`);
+          expect(anew.stdout).toContain(
+            `  + ${key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`,
+          );
         }
         sim.clearRequests();
         const up = await user.tool(["up"]);

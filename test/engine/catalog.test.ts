@@ -100,7 +100,9 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       const lines = reportLines(up.stdout);
       expect(lines[0]).toBe("serviceapi-catalog up: 3 of 3 stack(s)");
       expect(lines.filter((l) => /^catalog-/.test(l))).toEqual(STACKS.map((s) => `${s} (20 products): 20 created; 20 request(s), N s`));
-      expect(lines).toContain('  + p00 (title "Product 0")');
+      // Each create with the values it sets, as `pulumi preview --diff` shows a new resource.
+      const p00 = lines.indexOf("  + p00");
+      expect(lines.slice(p00, p00 + 3)).toEqual(["  + p00", '      title: "Product 0"', '      slug: "product-0"']);
       expect(lines.at(-1)).toBe(
         "Total: 60 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 61 request(s) sent (the project listing included); 0 stack(s) failed",
       );
@@ -414,7 +416,15 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
 
     await step("10. destroy: every product archived, one PATCH each; every catalog stack removed", async () => {
       sim.clearRequests();
-      const destroy = await user.tool(["destroy", "--stack-size", "20"]);
+      const refused = await user.tool(["destroy", "--stack-size", "20"]);
+      expect(refused).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          "serviceapi-catalog: destroy archives every product the catalog's stacks created (or gives back those they took over) and removes the stacks: run it again with --yes\n",
+      });
+      expect(sim.requests()).toEqual([]);
+      const destroy = await user.tool(["destroy", "--yes", "--stack-size", "20"]);
       expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
       expect(reportLines(destroy.stdout).at(-1)).toBe(
         `Total: 0 created, 0 adopted, 0 updated, 0 replaced, ${ids.size} deleted; ${ids.size + 1} request(s) sent (the project listing included); 0 stack(s) failed`,

@@ -16,3 +16,4 @@ export {
 export { buildProductPatch, driftedFields, productChanges, type FieldChange } from "./patch";
 export { RESTORE_STATUS, TAKEN_OVER, CREATED_HERE } from "./fields";
 export { UNCONFIRMED } from "../unconfirmed";
+export { PRODUCT_FIELD_NAMES } from "../../contract/schemas";

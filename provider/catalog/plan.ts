@@ -178,11 +178,19 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   }
 
   // What each stack's reviewers must see.
+  // A preview names the moves due, one line per stack they go to (a relayout moves hundreds).
+  const movesByPair = new Map<string, Move[]>();
   for (const move of deploy ? [] : moves) {
+    const pair = `${move.from}\n${move.to}`;
+    movesByPair.set(pair, [...(movesByPair.get(pair) ?? []), move]);
+  }
+  for (const pair of movesByPair.values()) {
+    const keys = pair.map((m) => m.key).sort();
     runs
-      .find((r) => r.name === move.from)
+      .find((r) => r.name === pair[0]!.from)
       ?.notes.push(
-        `${move.key} moves to ${move.to} (its file's stack) at the next split or up: pulumi state move, no request to the service`,
+        `${list(keys)} ${keys.length === 1 ? "moves" : `(${keys.length}) move`} to ${pair[0]!.to} (their file's stack) at the next split or up: ` +
+          "pulumi state move, no request to the service",
       );
   }
   for (const entry of runs) {

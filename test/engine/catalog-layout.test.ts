@@ -63,6 +63,8 @@ describe("serviceapi-catalog: the layout of 0.1 moves to stacks per file", { tim
       expect(reportLines(preview.stdout)).toEqual([
         "serviceapi-catalog preview: 1 of 2 stack(s)",
         "catalog-all (12 products): no changes; 0 request(s), N s",
+        "  ! addon-0, addon-1, addon-2, addon-3, addon-4 and 1 more (6) move to catalog-add-ons.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
+        "  ! plan-0, plan-1, plan-2, plan-3, plan-4 and 1 more (6) move to catalog-plans.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
         "Total: 0 to create, 0 to adopt, 0 to update, 0 to replace, 0 to delete; 1 request(s) sent (the project listing included); 0 stack(s) failed",
       ]);
       expect(byRoute(sim)).toEqual({ [LISTING]: 1 });

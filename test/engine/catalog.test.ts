@@ -317,7 +317,9 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         );
         const preview = await user.tool(["preview", "--stack-size", "20"]);
         expect(preview.code).toBe(0);
-        expect(reportLines(preview.stdout).filter((l) => l.includes("p05"))).toEqual([]);
+        expect(reportLines(preview.stdout).filter((l) => l.includes("p05"))).toEqual([
+          "  ! p05 moves to catalog-d.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
+        ]);
         sim.clearRequests();
         const split = await user.tool(["split", "--stack-size", "20"]);
         expect([split.code, split.stdout.trim()]).toEqual([

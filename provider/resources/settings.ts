@@ -31,11 +31,24 @@ const NUMERIC_DESCRIPTIONS: Record<(typeof NUMERIC_KEYS)[number], string> = {
 /** Messages name a setting as the user sets it here: `serviceapi:maxRetryAfterMs`, not the client's option name. */
 const NUMERIC_LABELS = Object.fromEntries(NUMERIC_KEYS.map((key) => [key, `serviceapi:${key}`]));
 
+interface Setting {
+  type: "string" | "boolean" | "integer";
+  secret?: boolean;
+  env?: string;
+  /** A string setting that takes one of these words; the first is the default. The check (`readSettings`) and the schema's description follow from it. */
+  values?: readonly string[];
+  description: string;
+}
+
+/** `serviceapi:adoptManaged`: what an adoption of a product another stack of the same state backend manages does (`product/managed-elsewhere.ts`). */
+export const ADOPT_MANAGED = ["refuse", "allow"] as const;
+export type AdoptManaged = (typeof ADOPT_MANAGED)[number];
+
 /**
  * Every `serviceapi:*` setting, as the plugin schema and the docs describe it. Numeric settings take
  * their default and range from the client's `NUMERIC_OPTIONS`.
  */
-export const SETTINGS: Record<string, { type: "string" | "boolean" | "integer"; secret?: boolean; env?: string; description: string }> = {
+export const SETTINGS: Record<string, Setting> = {
   token: {
     type: "string",
     secret: true,
@@ -58,6 +71,13 @@ export const SETTINGS: Record<string, { type: "string" | "boolean" | "integer"; 
     description:
       "Read products at refresh with an empty PATCH (default true); false keeps the stored state, so drift in products is not seen.",
   },
+  adoptManaged: {
+    type: "string",
+    env: "SERVICEAPI_ADOPT_MANAGED",
+    values: ADOPT_MANAGED,
+    description:
+      "An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over.",
+  },
   ...Object.fromEntries(
     NUMERIC_KEYS.map((key) => {
       const { default: fallback, min, max } = NUMERIC_OPTIONS[key];
@@ -70,6 +90,8 @@ export interface ProviderSettings {
   client: ClientOptions;
   /** `serviceapi:productRefresh`: read products with an empty PATCH at refresh (default true). */
   productRefresh: boolean;
+  /** `serviceapi:adoptManaged` / `SERVICEAPI_ADOPT_MANAGED` (default "refuse"). */
+  adoptManaged: AdoptManaged;
   /**
    * Each `serviceapi:*` key the configuration set, as given (the token included: these settings
    * stay in the provider process and are never printed). A refresh compares them with the stack
@@ -77,7 +99,7 @@ export interface ProviderSettings {
    */
   configured: Record<string, string>;
   /** Where the token and each URL came from: the configuration (`serviceapi:*`, or an explicit provider's arguments) or `SERVICEAPI_*`. */
-  sources: Record<"token" | "baseUrl" | "publicBaseUrl", "config" | "env" | undefined>;
+  sources: Record<"token" | "baseUrl" | "publicBaseUrl" | "adoptManaged", "config" | "env" | undefined>;
 }
 
 const MISSING_TOKEN =
@@ -132,11 +154,13 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   return {
     client,
     productRefresh: readBoolean("productRefresh", value("productRefresh"), true),
+    adoptManaged: readWord("adoptManaged", value("adoptManaged"), env) as AdoptManaged,
     configured,
     sources: {
       token: source("token", env.SERVICEAPI_TOKEN),
       baseUrl: source("baseUrl", env.SERVICEAPI_BASE_URL),
       publicBaseUrl: source("publicBaseUrl", env.SERVICEAPI_PUBLIC_BASE_URL),
+      adoptManaged: source("adoptManaged", env.SERVICEAPI_ADOPT_MANAGED),
     },
   };
 }
@@ -147,4 +171,16 @@ function readBoolean(key: string, raw: string | undefined, fallback: boolean): b
   if (v === "true") return true;
   if (v === "false") return false;
   throw new ConfigError(`serviceapi:${key} must be true or false (got ${JSON.stringify(raw)})`);
+}
+
+/** A setting of `values` (`SETTINGS[key].values`), from the config or else its environment variable; the first value when neither sets it. */
+function readWord(key: string, configured: string | undefined, env: NodeJS.ProcessEnv): string {
+  const { values, env: variable } = SETTINGS[key]!;
+  const fromEnv = variable === undefined ? undefined : env[variable] || undefined;
+  const raw = configured ?? fromEnv;
+  if (raw === undefined) return values![0]!;
+  const word = raw.trim().toLowerCase();
+  if (values!.includes(word)) return word;
+  const name = configured !== undefined ? `serviceapi:${key}` : variable!;
+  throw new ConfigError(`${name} must be ${values!.join(" or ")} (got ${JSON.stringify(raw)})`);
 }

@@ -9,12 +9,14 @@
  * but its values, so the program's resource class puts the name in the inputs (`__logicalName`),
  * and this face keeps it beside the outputs too — read and delete see only those. Each request's
  * `name` is taken from there (new inputs first, then the state); state from before names were kept
- * has none, and its messages name the record by id.
+ * has none, and its messages name the record by id. Likewise the stack the program runs in and the
+ * inputs it marked secret, which only `check` needs and no state keeps (`resources/program-hints.ts`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { PartialFailure, isBug } from "../resources/errors";
 import type { Lifecycle, Values } from "../resources/lifecycle";
 import { readSettings } from "../resources/settings";
+import { programHints } from "../resources/program-hints";
 import { nameIn, withName } from "../resources/stored-state";
 import { withDefaults, type Handlers } from "../resources/with-defaults";
 import { context } from "./context";
@@ -39,7 +41,10 @@ export function dynamicProvider<I extends object, O extends object>(lifecycle: L
     },
     check: printedOnce(async (olds: Values, news: Values): Promise<pulumi.dynamic.CheckResult<Values & DynamicKeys>> => {
       const name = nameIn(news) ?? nameIn(olds);
-      const { inputs, failures } = await handlers.check(ctx, { name, olds, news });
+      // What the program tells this face alone (its stack, its secret inputs) is read here and kept nowhere.
+      const hints = programHints(news);
+      if (hints.stack !== undefined) ctx.noteOwnStack(hints.stack);
+      const { inputs, failures } = await handlers.check(ctx, { name, olds, news, secrets: hints.secrets });
       // The server puts `__provider` back into the inputs itself; the name is ours to keep.
       return { inputs: kept(inputs, name) as Values & DynamicKeys, failures };
     }),

@@ -6,9 +6,11 @@
  *
  * It is our own server rather than `@pulumi/pulumi/provider`'s, whose `configure` drops the
  * provider's arguments (so an explicit provider's token never arrives) and whose `read` fails on
- * the property-less requests an import sends. `configure` answers `acceptSecrets: false`: the
- * engine then hands us plain values and marks outputs secret by their inputs, as it does for
- * dynamic providers, so the lifecycles see the same values through both faces. Every request
+ * the property-less requests an import sends. `configure` answers `acceptSecrets: true`, so the
+ * engine marks on the wire which values are secret: each handler takes the marks off (`opened`),
+ * hands the lifecycle plain values — as the dynamic face gets them — with the names of the secret
+ * inputs (an adoption's preview shows no secret value), and marks its results secret by their
+ * inputs (`sealed`), as the engine itself does for a provider that takes no secrets. Every request
  * names its resource (its name, or its URN), so the plugin passes the logical name to each
  * operation and keeps none in the state.
  */
@@ -32,7 +34,20 @@ import { task } from "../resources/task";
 import { withDefaults, type Handlers } from "../resources/with-defaults";
 import { forResource } from "./engine-log";
 import { PACKAGE, packageSchema, typeToken } from "./schema";
-import { checkFailure, checkFailures, diffResponse, failure, nameOf, partialFailure, setting, toStruct, typeOf, values } from "./wire";
+import {
+  checkFailure,
+  checkFailures,
+  diffResponse,
+  failure,
+  nameOf,
+  opened,
+  partialFailure,
+  sealed,
+  setting,
+  toStruct,
+  typeOf,
+  values,
+} from "./wire";
 
 const RESOURCES: Record<string, Handlers> = {
   [typeToken("Product")]: withDefaults(product),
@@ -68,7 +83,7 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
 
     /** The provider's own inputs, checked as settings: a bad value fails here, naming the key. */
     checkConfig: (call: Call<proto.CheckRequest>, reply: Reply<proto.CheckResponse>) => {
-      const news = values(call.request.getNews());
+      const news = opened(call.request.getNews()).values;
       const response = new proto.CheckResponse();
       response.setInputs(call.request.getNews() ?? new Struct());
       if (!Object.values(news).some(isUnknown)) {
@@ -100,7 +115,7 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
      * explicit providers with two tokens do not share settings.
      */
     configure: (call: Call<proto.ConfigureRequest>, reply: Reply<proto.ConfigureResponse>) => {
-      const args = values(call.request.getArgs());
+      const args = opened(call.request.getArgs()).values;
       const variables = Object.fromEntries(
         call.request
           .getVariablesMap()
@@ -112,7 +127,8 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
       const explicit = urn !== "" && !/::default(_[\w-]+)?$/.test(urn);
       ctx.useSettings(() => readSettings(setting({ ...variables, ...args })), urn === "" ? { explicit } : { urn, explicit });
       const response = new proto.ConfigureResponse();
-      response.setAcceptsecrets(false);
+      // The engine then marks secrets on the wire: `opened` takes the marks off each request, `sealed` puts them back on the results.
+      response.setAcceptsecrets(true);
       response.setAcceptresources(false);
       response.setSupportspreview(false);
       reply(null, response);
@@ -120,26 +136,29 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
 
     check: handle(async (request: proto.CheckRequest) => {
       const { handlers, name } = resourceOf(request);
-      const result = await handlers.check(ctx, { name, olds: values(request.getOlds()), news: values(request.getNews()) });
+      const news = opened(request.getNews());
+      const result = await handlers.check(ctx, { name, olds: opened(request.getOlds()).values, news: news.values, secrets: news.secrets });
       const response = new proto.CheckResponse();
-      response.setInputs(toStruct(result.inputs));
+      response.setInputs(toStruct(sealed(result.inputs, news.secrets)));
       response.setFailuresList(checkFailures(result.failures));
       return response;
     }),
 
     diff: handle(async (request: proto.DiffRequest) => {
       const { handlers, name } = resourceOf(request);
-      const news = values(request.getNews());
-      const result = await handlers.diff(ctx, { name, id: request.getId(), olds: values(request.getOlds()), news });
-      return diffResponse(result, values(request.getOldInputs() ?? request.getOlds()), news);
+      const news = opened(request.getNews());
+      const olds = opened(request.getOlds()).values;
+      const result = await handlers.diff(ctx, { name, id: request.getId(), olds, news: news.values, secrets: news.secrets });
+      return diffResponse(result, request.getOldInputs() ? opened(request.getOldInputs()).values : olds, news.values);
     }),
 
     create: handle(async (request: proto.CreateRequest) => {
       const { handlers, name } = resourceOf(request);
-      const { id, outs } = await handlers.create(ctx, { name, inputs: values(request.getProperties()) });
+      const inputs = opened(request.getProperties());
+      const { id, outs } = await secretsKept(inputs.secrets, () => handlers.create(ctx, { name, inputs: inputs.values }));
       const response = new proto.CreateResponse();
       response.setId(id);
-      response.setProperties(toStruct(outs));
+      response.setProperties(toStruct(sealed(outs, inputs.secrets)));
       return response;
     }),
 
@@ -151,40 +170,39 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
     read: handle(async (request: proto.ReadRequest) => {
       const { handlers, name } = resourceOf(request);
       const id = request.getId();
-      const state = values(request.getProperties());
+      const state = opened(request.getProperties());
+      const inputs = opened(request.getInputs());
       const result =
-        Object.keys(state).length === 0
-          ? await handlers.importRecord(ctx, { name, id, hint: values(request.getInputs()) })
-          : await handlers.read(ctx, { name, id, state });
+        Object.keys(state.values).length === 0
+          ? await handlers.importRecord(ctx, { name, id, hint: inputs.values })
+          : await handlers.read(ctx, { name, id, state: state.values });
       const response = new proto.ReadResponse();
       response.setId(result.id ?? "");
-      if (result.props) response.setProperties(toStruct(result.props));
-      if (result.inputs) response.setInputs(toStruct(result.inputs));
+      if (result.props) response.setProperties(toStruct(sealed(result.props, state.secrets)));
+      if (result.inputs) response.setInputs(toStruct(sealed(result.inputs, inputs.secrets)));
       return response;
     }),
 
     update: handle(async (request: proto.UpdateRequest) => {
       const { handlers, name } = resourceOf(request);
-      const { outs } = await handlers.update(ctx, {
-        name,
-        id: request.getId(),
-        olds: values(request.getOlds()),
-        news: values(request.getNews()),
-      });
+      const news = opened(request.getNews());
+      const { outs } = await secretsKept(news.secrets, () =>
+        handlers.update(ctx, { name, id: request.getId(), olds: opened(request.getOlds()).values, news: news.values }),
+      );
       const response = new proto.UpdateResponse();
-      response.setProperties(toStruct(outs));
+      response.setProperties(toStruct(sealed(outs, news.secrets)));
       return response;
     }),
 
     delete: handle(async (request: proto.DeleteRequest) => {
       const { handlers, name } = resourceOf(request);
-      await handlers.remove(ctx, { name, id: request.getId(), state: values(request.getProperties()) });
+      await handlers.remove(ctx, { name, id: request.getId(), state: opened(request.getProperties()).values });
       return new Empty();
     }),
 
     invoke: handle(async (request: proto.InvokeRequest) => {
       const response = new proto.InvokeResponse();
-      response.setReturn(toStruct(await invoke(request.getTok(), values(request.getArgs()))));
+      response.setReturn(toStruct(await invoke(request.getTok(), opened(request.getArgs()).values)));
       return response;
     }),
 
@@ -200,8 +218,18 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
     const name = (Object.keys(LOOKUPS) as (keyof typeof LOOKUPS)[]).find((key) => typeToken(key) === token);
     if (name === undefined)
       throw new UserError(`${PACKAGE} has no function ${token} (it has ${Object.keys(LOOKUPS).map(typeToken).join(", ")})`);
-    // The plugin is handed secrets as plain values, so it cannot know which arguments were secret: never quote them.
+    // The arguments' secret marks are off (`opened`), and a lookup's message may quote an argument: never quote them.
     return LOOKUPS[name].invoke(ctx.client(), args, true);
+  }
+}
+
+/** A partial failure's outputs marked secret as the result's would be: the record exists, and its outputs are stored. */
+async function secretsKept<R>(secrets: readonly string[], operation: () => Promise<R>): Promise<R> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (!(error instanceof PartialFailure)) throw error;
+    throw new PartialFailure(error.id, sealed(error.outputs, secrets), error.message);
   }
 }
 

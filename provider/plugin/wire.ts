@@ -19,6 +19,51 @@ export function values(struct: Struct | undefined): Values {
   return (struct?.toJavaScript() ?? {}) as Values;
 }
 
+/**
+ * A request's values with the engine's secret marks taken off — the plugin takes secrets
+ * (`acceptSecrets`), so the engine marks them on the wire — and the top-level keys whose value was,
+ * or held, a secret. Lifecycles see plain values through both faces; the keys say which were secret.
+ */
+export function opened(struct: Struct | undefined): { values: Values; secrets: string[] } {
+  const raw = values(struct);
+  const secrets: string[] = [];
+  const out: Values = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const found = { secret: false };
+    out[key] = unwrap(value, found);
+    if (found.secret) secrets.push(key);
+  }
+  return { values: out, secrets };
+}
+
+function unwrap(value: unknown, found: { secret: boolean }): unknown {
+  if (Array.isArray(value)) return value.map((item) => unwrap(item, found));
+  if (typeof value !== "object" || value === null) return value;
+  const object = value as Values;
+  if (object[SECRET_SIG_KEY] === SECRET_SIG) {
+    found.secret = true;
+    return unwrap(object.value, found);
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, unwrap(item, found)]));
+}
+
+/**
+ * `values` with each key of `secrets` that holds a value marked secret, as the engine marks the
+ * results of a provider that takes no secrets (pulumi/pulumi `provider_plugin.go`, `annotateSecrets`:
+ * an output is secret when the input of the same name was). A value marked already (a hidden
+ * output the lifecycle keeps secret: `resources/secret-output.ts`) stays as it is.
+ */
+export function sealed(values: object, secrets: readonly string[]): Values {
+  const out: Values = { ...(values as Values) };
+  for (const key of secrets) {
+    const value = out[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === "object" && (value as Values)[SECRET_SIG_KEY] === SECRET_SIG) continue;
+    out[key] = { [SECRET_SIG_KEY]: SECRET_SIG, value };
+  }
+  return out;
+}
+
 export function toStruct(value: object): Struct {
   // Struct has no `undefined`: drop those keys, as JSON would.
   return Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, JavaScriptValue>);

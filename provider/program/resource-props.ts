@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { propertyNames, type ResourceFields } from "../resources/fields";
+import { SECRETS_KEY, STACK_KEY } from "../resources/program-hints";
 import { NAME_KEY } from "../resources/stored-state";
 import { noteInputProblems } from "./input-problems";
 import { guardStrings } from "./unicode-guard";
@@ -15,7 +16,10 @@ import { warnIfTokenNotSecret } from "./token-warning";
  *   the field table's checks, so one preview names every bad resource (`input-problems.ts`);
  * - the `import` option is refused with what to do instead;
  * - the logical name travels as the hidden `__logicalName`, so the provider can name the resource in its
- *   messages without quoting a field value (any of which may be a secret).
+ *   messages without quoting a field value (any of which may be a secret);
+ * - so do the stack the program runs in and the names of the inputs it passed as secrets
+ *   (`resources/program-hints.ts`), which the engine tells a dynamic provider nowhere: an adoption's
+ *   check looks for the product in the backend's other stacks, and its preview shows no secret value.
  */
 export function resourceProps<I>(
   fields: ResourceFields<I>,
@@ -36,7 +40,26 @@ export function resourceProps<I>(
   const listed = Object.fromEntries(propertyNames(fields).map((key) => [key, undefined]));
   const guarded = guardStrings(args);
   noteInputProblems(fields, name, guarded);
-  return { ...listed, ...guarded, [NAME_KEY]: name };
+  return { ...listed, ...guarded, [NAME_KEY]: name, ...stackHint(), [SECRETS_KEY]: secretNames(args) };
+}
+
+/** `{__stack: "organization/project/stack"}`, or nothing where the SDK cannot say (a program under mocks). */
+function stackHint(): Record<string, string> {
+  try {
+    return { [STACK_KEY]: `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}` };
+  } catch {
+    return {};
+  }
+}
+
+/** The names of the inputs in `args` whose values are secret: an output of names only, known at preview too. */
+function secretNames(args: object): pulumi.Output<string[]> {
+  const entries = Object.entries(args as Record<string, unknown>);
+  return pulumi.output(
+    Promise.all(entries.map(async ([key, value]) => ((await pulumi.isSecret(pulumi.output(value))) ? [key] : []))).then((found) =>
+      found.flat(),
+    ),
+  );
 }
 
 /** A resource's `Args`: its lifecycle's inputs, each accepting an `Input` (as SST derives `Input<Inputs["x"]>`). */

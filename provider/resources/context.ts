@@ -39,6 +39,13 @@ export interface ContextOptions {
   projectDir?: string;
 }
 
+/** The stack a provider process serves: from the URN (the plugin, which cannot tell the organization) or as the program names it (the dynamic face). */
+export interface OwnStack {
+  organization?: string;
+  project: string;
+  stack: string;
+}
+
 /** Which provider the settings belong to: the default one (stack config) or an explicit one (its arguments, plugin only). */
 export interface SettingsOwner {
   /** The provider resource's URN, when the face knows it. */
@@ -89,6 +96,8 @@ export class ProviderContext {
   /** Pulumi's Cancel: no new request starts; those in flight finish. */
   readonly #stop = new AbortController();
   readonly #said = new Set<string>();
+  readonly #memo = new Map<symbol, unknown>();
+  #ownStack: OwnStack | undefined;
 
   /** projectId → the project's sites by id, listed once per command (a failed listing is dropped). */
   readonly siteListings = new Map<string, Promise<Map<string, Site & { id: string }>>>();
@@ -316,6 +325,46 @@ export class ProviderContext {
   urn(): string | undefined {
     return this.#urn();
   }
+
+  /**
+   * The stack this process serves: the plugin's from the current request's URN; the dynamic face's
+   * as its program named it (`noteOwnStack`). `undefined` when neither can tell.
+   */
+  ownStack(): OwnStack | undefined {
+    return stackOfUrn(this.#urn()) ?? this.#ownStack;
+  }
+
+  /** The dynamic face: the stack the program says it runs in (`organization/project/stack`, a hidden input of every resource). */
+  noteOwnStack(fullName: string): void {
+    const [organization, project, stack] = fullName.split("/");
+    if (organization && project && stack) this.#ownStack = { organization, project, stack };
+  }
+
+  /** Where `SERVICEAPI_*` fallbacks (and any other variable the provider reads) come from. */
+  env(): NodeJS.ProcessEnv {
+    return this.#env;
+  }
+
+  /** The program's folder (the provider's working directory), if the face gave it. */
+  projectDir(): string | undefined {
+    return this.#projectDir;
+  }
+
+  /**
+   * A value made once per process, on first use, and shared by every later caller: `key` is the
+   * owning module's own symbol (the other stacks' read: `product/other-stacks.ts`). Kept here, not
+   * in that module, so each context — each process, each test — has its own.
+   */
+  memo<T>(key: symbol, make: () => T): T {
+    if (!this.#memo.has(key)) this.#memo.set(key, make());
+    return this.#memo.get(key) as T;
+  }
+}
+
+/** `urn:pulumi:<stack>::<project>::<type>::<name>` → its stack and project; `undefined` for anything else. */
+function stackOfUrn(urn: string | undefined): OwnStack | undefined {
+  const match = /^urn:pulumi:([^:]+)::([^:]+)::/.exec(urn ?? "");
+  return match === null ? undefined : { project: match[2]!, stack: match[1]! };
 }
 
 /** `https://api.example.com` from `https://api.example.com/prefix`: the host only, as messages name it. */

@@ -8,6 +8,7 @@
  * | Entry | Written by | Read by | Why a later operation needs it |
  * |---|---|---|---|
  * | checked | every `check` (`withDefaults`) | `withDefaults`'s `diff`, as `planning` | the engine calls `diff` while refreshing (against the last `up`'s inputs) and while planning (after `check`), and does not say which |
+ * | secrets | every `check` (`withDefaults`): the inputs the face saw marked secret | `withDefaults`'s `diff`, when the face cannot see them there | the dynamic face is told which inputs are secret only with the program's values at `check`; a `diff` that previews an adoption must not show them |
  * | claims | Product `check` (the product `adoptId` names), Product `diff` (the product the state names: only `diff` has the id) | Product `check` and `diff` (a second claimant is refused), Product `remove` | one product, one resource: whichever of two resources claiming one product is asked second refuses, so the refusal does not depend on the order the engine asks in; a delete never archives a product another resource of the stack holds |
  * | imported | Product adoption and import, Site import | `remove` of Product and Site | an import followed by a delete of the "original" in the same run names one record twice (see `noteImported`) |
  * | adoption reads | Product `check` and `diff` (the preview of an adoption) | Product `create` of the same resource | `up` reads an adopted product once, not twice |
@@ -20,6 +21,7 @@ type TakenFields = Pick<Product, "title" | "description" | "slug" | "status" | "
 
 export class CommandLedger {
   readonly #checked = new Set<string>();
+  readonly #secrets = new Map<string, ReadonlySet<string> | undefined>();
   readonly #imported = new Set<string>();
   /** Product id (lower case) → the logical name of the resource that manages or adopts it. */
   readonly #claims = new Map<string, string>();
@@ -35,6 +37,16 @@ export class CommandLedger {
 
   wasChecked(type: string, name: string | undefined): boolean {
     return this.#checked.has(`${type} ${name}`);
+  }
+
+  /** The inputs the program marked secret, as the face told `check` (`undefined`: it could not tell). */
+  noteSecrets(type: string, name: string | undefined, secrets: ReadonlySet<string> | undefined): void {
+    this.#secrets.set(`${type} ${name}`, secrets);
+  }
+
+  /** What `check` was told of the resource's secret inputs; `undefined` when it could not tell, or did not run in this command. */
+  secretsOf(type: string, name: string | undefined): ReadonlySet<string> | undefined {
+    return this.#secrets.get(`${type} ${name}`);
   }
 
   /**

@@ -33,8 +33,17 @@ interface Named {
   name: string | undefined;
 }
 
+/**
+ * The inputs the program marked secret, as far as the face can tell (the plugin sees the engine's
+ * secret marks; the dynamic face is told by the program's resource class): `undefined` when it
+ * cannot tell, so every value is to be taken as a secret. Only names: the values are in the inputs, plain.
+ */
+interface WithSecrets {
+  secrets: ReadonlySet<string> | undefined;
+}
+
 /** `news` passed the field table's checks; `olds` are the inputs of the last `up` (`{}` for a new resource). */
-export interface CheckRequest<I> extends Named {
+export interface CheckRequest<I> extends Named, WithSecrets {
   olds: Partial<I>;
   news: I;
 }
@@ -43,7 +52,7 @@ export interface CheckRequest<I> extends Named {
  * `planning`: `check` saw the resource in this command, so `news` is the program's; otherwise the
  * engine is refreshing and `news` is what the state holds (any field may be missing then).
  */
-export interface DiffRequest<I, O> extends Named {
+export interface DiffRequest<I, O> extends Named, WithSecrets {
   id: string;
   olds: O;
   news: Partial<I>;

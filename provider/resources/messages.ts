@@ -1,6 +1,8 @@
 /**
  * What the providers tell the user in the CLI output, through the context's sink. Records are named
  * by logical name and id, never by a field value: inside a provider a secret input is plain text.
+ * The one place values are shown (an adoption's preview: `product/patch.ts`) shows only those the
+ * program did not mark secret, through `shown`.
  */
 import type { ProviderContext } from "./context";
 import { docsLink } from "./docs-link";
@@ -37,6 +39,20 @@ export function announceDiff(ctx: ProviderContext, who: string, fields: readonly
     ? `\`pulumi up\` will send PATCH {${fields.join(", ")}}.`
     : `changed on the service since the last \`pulumi up\`: ${fields.join(", ")}.`;
   ctx.once("info", `${who}: ${text}`);
+}
+
+/** Values longer than this are shortened when a message shows them (a description may be 10,000 characters). */
+const SHOWN = 60;
+
+/**
+ * A value as a message shows it: JSON text, a string longer than SHOWN cut to SHOWN characters
+ * (the last one `…`) and its length added — `"Everything in Starter, plus…" (87 characters)`. Only
+ * for values that are not secrets: a caller that cannot tell shows none.
+ */
+export function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (typeof value !== "string" || value.length <= SHOWN) return text;
+  return `${JSON.stringify(`${value.slice(0, SHOWN - 1)}…`)} (${value.length} characters)`;
 }
 
 /** `pulumi up --replace '<urn>'` where the face knows the URN, else a placeholder and where to find it. */

@@ -34,8 +34,13 @@ interface Named {
 export interface Handlers<O extends object = object> {
   /** `Product`, `Site`, `Task`. */
   readonly type: string;
-  check(ctx: ProviderContext, req: Named & { olds: object; news: object }): Promise<{ inputs: object; failures: CheckFailure[] }>;
-  diff(ctx: ProviderContext, req: Named & { id: string; olds: object; news: object }): Promise<DiffResult>;
+  /** `secrets`: the input names the program marked secret, as the face can tell them (`undefined`: it cannot). */
+  check(
+    ctx: ProviderContext,
+    req: Named & { olds: object; news: object; secrets?: readonly string[] },
+  ): Promise<{ inputs: object; failures: CheckFailure[] }>;
+  /** `secrets`: as for `check`, when the face sees them in the diff's own values; else what this resource's `check` was told. */
+  diff(ctx: ProviderContext, req: Named & { id: string; olds: object; news: object; secrets?: readonly string[] }): Promise<DiffResult>;
   create(ctx: ProviderContext, req: Named & { inputs: object }): Promise<{ id: string; outs: O }>;
   read(ctx: ProviderContext, req: Named & { id: string; state: object }): Promise<ReadResult<O>>;
   update(ctx: ProviderContext, req: Named & { id: string; olds: object; news: object }): Promise<{ outs: O }>;
@@ -53,24 +58,29 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
   return {
     type,
 
-    async check(ctx, { name, olds, news }) {
+    async check(ctx, { name, olds, news, secrets: marked }) {
       ctx.settings(); // a missing token or base URL fails the preview here, before any request
       ctx.ledger.noteChecked(type, name);
+      const secrets = marked === undefined ? undefined : new Set(marked);
+      ctx.ledger.noteSecrets(type, name, secrets);
       const failures = new Failures();
       checkInputs(failures, fields, news as Values);
       if (failures.list.length > 0) return { inputs: codec.pick(news as Values), failures: failures.list };
       const inputs = decode(news);
-      const more = lifecycle.check ? await lifecycle.check(ctx, { name, olds: codec.decodePartial(olds as Values), news: inputs }) : [];
+      const more = lifecycle.check
+        ? await lifecycle.check(ctx, { name, olds: codec.decodePartial(olds as Values), news: inputs, secrets })
+        : [];
       return { inputs, failures: more };
     },
 
-    async diff(ctx, { name, id, olds, news }) {
+    async diff(ctx, { name, id, olds, news, secrets }) {
       const request = {
         name,
         id,
         olds: state(olds),
         news: codec.decodePartial(news as Values),
         planning: ctx.ledger.wasChecked(type, name),
+        secrets: secrets === undefined ? ctx.ledger.secretsOf(type, name) : new Set(secrets),
       };
       return lifecycle.diff ? lifecycle.diff(ctx, request) : tableDiff(fields, request);
     },

@@ -8,9 +8,10 @@
  * a replacement, previewed at `diff` (only `diff` knows the resource's own id). `create` then adopts:
  * the kept read (or one empty PATCH, the API's only read), one PATCH of what differs, no POST.
  *
- * The preview also says what the stack manages from then on, that `projectId` is taken on trust
- * (the API cannot say which project a product is in, so a second stack adopts a product the first
- * manages without an error), and what `pulumi destroy` will do with it — give it back as found,
+ * Before any read, the product must not be one another stack of the state backend manages
+ * (`managed-elsewhere.ts`). The preview also says what the stack manages from then on, that
+ * `projectId` is taken on trust (the API cannot say which project a product is in), and what
+ * `pulumi destroy` will do with it — give it back as found,
  * unless `onDelete` says otherwise (`taken-over.ts`): Pulumi calls no provider while it previews a
  * delete, so this is where the preview can say it.
  *
@@ -23,6 +24,7 @@ import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
 import { outputs, type Desired } from "./fields";
+import { managedElsewhere } from "./managed-elsewhere";
 import { buildProductPatch, describePatch } from "./patch";
 import { destroyOfAdopted, ownershipOfAdopted } from "./taken-over";
 
@@ -50,9 +52,12 @@ function sameProduct(other: string): string {
 }
 
 /**
- * Reads the product `adoptId` names — with an empty PATCH, the API's only read, as refresh does —
- * and says which fields adoption will change on it, by name (any value may be a secret). Returns
- * the problem with `adoptId` when this token cannot see that product. The read is kept for the
+ * First asks whether another stack of the state backend manages the product `adoptId` names
+ * (`managed-elsewhere.ts`: refused unless serviceapi:adoptManaged allows it), then reads it — with
+ * an empty PATCH, the API's only read, as refresh does — and says which fields adoption will
+ * change on it, with the live values it replaces and the values it sets, a value the program
+ * marked secret (`secrets`; `undefined`: cannot tell) by name only. Returns the problem with
+ * `adoptId` when another stack manages it or this token cannot see it. The read is kept for the
  * create that follows in the same command.
  */
 export async function previewAdoption(
@@ -60,7 +65,10 @@ export async function previewAdoption(
   productId: string,
   desired: Partial<Desired>,
   name: string | undefined,
+  secrets: ReadonlySet<string> | undefined,
 ): Promise<string | undefined> {
+  const elsewhere = await managedElsewhere(ctx, productId, "adoptId", name);
+  if (elsewhere !== undefined) return elsewhere;
   let current: Product;
   try {
     current = ctx.ledger.adoptionReads.get(productId) ?? (await ctx.client().updateProduct(productId, {}));
@@ -89,7 +97,7 @@ export async function previewAdoption(
   const clears = Object.values(patch).some((value) => value === null);
   ctx.once(
     "warning",
-    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired)}.` +
+    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired, current, secrets)}.` +
       `${clears ? " A field the program leaves out is cleared; declare it to keep its live value." : ""}${after}`,
   );
   return undefined;
@@ -97,8 +105,9 @@ export async function previewAdoption(
 
 /**
  * What the stack holds from the adoption on, and what it cannot check: the API has no way to say
- * which project a product is in, so a second stack (another projectId) adopts a product the first
- * manages without any error — the two then undo each other's changes.
+ * which project a product is in. Another stack of the same state backend that manages it was
+ * looked for already (`managed-elsewhere.ts`); a stack of another backend, or a program not yet
+ * deployed, cannot be seen — hence "in one stack only".
  */
 function ownedFromNowOn(desired: Partial<Desired>): string {
   const fields = ["title", "description", "slug", "externalCheckoutUrl", ...(desired.status !== undefined ? ["status"] : [])];

@@ -24,16 +24,16 @@ import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
  * resource, read to preview the adoption). An existing resource whose adoptId changes is a
  * replacement, which `diff` previews, knowing the resource's id.
  */
-async function check(ctx: ProviderContext, { name, olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+async function check(ctx: ProviderContext, { name, olds, news, secrets }: CheckRequest<Desired>): Promise<CheckFailure[]> {
   if (news.adoptId === undefined || isUnknown(news.adoptId)) return [];
   const taken = claimAdoption(ctx, news.adoptId, name);
   if (taken !== undefined) return [{ property: "", reason: `adoptId ${taken}` }];
   const isNew = olds.projectId === undefined;
-  const problem = isNew ? await previewAdoption(ctx, news.adoptId, news, name) : undefined;
+  const problem = isNew ? await previewAdoption(ctx, news.adoptId, news, name, secrets) : undefined;
   return problem === undefined ? [] : [{ property: "", reason: `adoptId ${problem}` }];
 }
 
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<Desired, ProductOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning, secrets }: DiffRequest<Desired, ProductOutputs>) {
   if (isUnconfirmed(olds)) {
     // An earlier create's outcome is unknown: only adopting (a replacement) or `--replace` goes on.
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
@@ -41,7 +41,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
     if (news.adoptId === undefined) throw refusal(ctx, "Product", name ?? id, olds);
     // This stack sent the create whose answer was lost: the product adoptId names is the one it made.
     if (!isUnknown(news.adoptId)) ctx.ledger.takenAgain.set(news.adoptId.toLowerCase(), "created");
-    await previewReplacement(ctx, news.adoptId, news, name);
+    await previewReplacement(ctx, news.adoptId, news, name, secrets);
     return { changes: true, replaces: ["adoptId"], changed: ["adoptId"] };
   }
   claimManaged(ctx, id, name);
@@ -51,7 +51,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
   if (!projectUnknown && news.projectId !== olds.projectId) replaces.push("projectId");
   if (news.adoptId !== undefined && news.adoptId !== id) {
     replaces.push("adoptId");
-    await previewReplacement(ctx, news.adoptId, news, name);
+    await previewReplacement(ctx, news.adoptId, news, name, secrets);
   }
   if (planning && replaces.length > 0 && news.adoptId === id) keepOwnership(ctx, id, olds);
   const patch = buildProductPatch(olds, news);
@@ -82,9 +82,15 @@ function keepOwnership(ctx: ProviderContext, id: string, olds: ProductOutputs): 
 }
 
 /** A replacement that adopts, previewed in `diff` (which alone knows the resource's id): a problem with adoptId fails the operation. */
-async function previewReplacement(ctx: ProviderContext, adoptId: string, news: Partial<Desired>, name: string | undefined): Promise<void> {
+async function previewReplacement(
+  ctx: ProviderContext,
+  adoptId: string,
+  news: Partial<Desired>,
+  name: string | undefined,
+  secrets: ReadonlySet<string> | undefined,
+): Promise<void> {
   if (isUnknown(adoptId)) return;
-  const problem = await previewAdoption(ctx, adoptId, news, name);
+  const problem = await previewAdoption(ctx, adoptId, news, name, secrets);
   if (problem !== undefined) throw new UserError(`adoptId ${problem}.`);
 }
 

@@ -7,6 +7,7 @@
 import type { KnownProductStatus, ProductStatus, UpdateProductBody } from "../../client";
 import { PRODUCT_STATUSES } from "../../contract/schemas";
 import { isUnknown } from "../checks";
+import { shown } from "../messages";
 import { NULLABLE, RESTORE_STATUS, type Desired, type LiveFields } from "./fields";
 
 /**
@@ -63,15 +64,31 @@ export function isKnownStatus(status: ProductStatus | undefined): status is Know
   return (PRODUCT_STATUSES as readonly string[]).includes(status as string);
 }
 
-/** `sets title, status; clears description, slug` — field names only, never values (any may be a secret). */
-export function describePatch(patch: UpdateProductBody, desired: Partial<Desired>): string {
+/**
+ * `sets title ("Legacy" → "Legacy plan"); clears description (now "Live copy"), slug (now "legacy")`:
+ * each field the PATCH changes on `current`, with its live value and the one it sets, each
+ * shortened as a report shows it (`shown`). A value the program marked secret is never shown, only
+ * its field named: `secrets` holds the fields the face saw marked secret, `undefined` when it cannot
+ * tell (then no declared value is shown). A cleared field is one the program leaves out: its live
+ * value is the service's, not a secret of the program — shown unless the program marked that field secret.
+ */
+export function describePatch(
+  patch: UpdateProductBody,
+  desired: Partial<Desired>,
+  current: LiveFields,
+  secrets: ReadonlySet<string> | undefined,
+): string {
   const keys = Object.keys(patch) as (keyof UpdateProductBody)[];
+  const hidden = (key: string) => secrets === undefined || secrets.has(key);
   const later = keys.filter((k) => isUnknown(desired[k]));
   const cleared = keys.filter((k) => patch[k] === null);
   const set = keys.filter((k) => !cleared.includes(k) && !later.includes(k));
+  const live = (key: keyof UpdateProductBody) => (current[key] === null || current[key] === undefined ? "none" : shown(current[key]));
   return [
-    set.length > 0 && `sets ${set.join(", ")}`,
-    cleared.length > 0 && `clears ${cleared.join(", ")}`,
+    set.length > 0 &&
+      `sets ${set.map((k) => `${k} (${hidden(k) ? "marked secret: not shown" : `${live(k)} → ${shown(patch[k])}`})`).join(", ")}`,
+    cleared.length > 0 &&
+      `clears ${cleared.map((k) => `${k}${secrets?.has(k) === true ? " (marked secret: not shown)" : ` (now ${live(k)})`}`).join(", ")}`,
     later.length > 0 && `may change ${later.join(", ")} (not known until up)`,
   ]
     .filter(Boolean)

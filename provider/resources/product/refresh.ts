@@ -6,12 +6,13 @@
  */
 import type { Product } from "../../client";
 import type { ProviderContext } from "../context";
-import { isNotFound, withAdvice } from "../errors";
+import { UserError, isNotFound, withAdvice } from "../errors";
 import { projectAndRecordId } from "../import-id";
 import type { ImportRequest, ReadRequest, ReadResult } from "../lifecycle";
 import { label } from "../messages";
 import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
+import { managedElsewhere } from "./managed-elsewhere";
 import { NULLABLE, PRODUCT_FIELDS, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
 import { isKnownStatus } from "./patch";
 import { ownershipAfter, tookOver } from "./taken-over";
@@ -68,10 +69,14 @@ function pickInputs(state: object): object {
 
 /**
  * Takes an existing product into the stack: its live fields become the inputs (`title`, `status`,
- * and each nullable field that has a value), so the code `pulumi import` prints matches it.
+ * and each nullable field that has a value), so the code `pulumi import` prints matches it — unless
+ * another stack of the state backend manages it (refused, or a warning: `managed-elsewhere.ts`).
  */
-export async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest): Promise<ReadResult<ProductOutputs>> {
+export async function importRecord(ctx: ProviderContext, { name, id, hint }: ImportRequest): Promise<ReadResult<ProductOutputs>> {
   const { projectId, recordId } = projectAndRecordId("Product", id, hint);
+  // Before any request: a product another stack of the state backend manages is not taken over (`managed-elsewhere.ts`).
+  const elsewhere = await managedElsewhere(ctx, recordId, "import", name);
+  if (elsewhere !== undefined) throw new UserError(`${label("Product", recordId, name)}: the import ${elsewhere}.`);
   let record: Product;
   try {
     record = await ctx.client().updateProduct(recordId, {});

@@ -1,0 +1,176 @@
+/**
+ * Which other stacks of the state backend record a product: what an adoption's check
+ * (`managed-elsewhere.ts`) asks before a stack takes a product over. Read once per provider process
+ * (the context's memo), and only when the command adopts or imports one: every stack of the backend
+ * but the provider's own, each one's state once — a `file://` or `postgres://` backend directly,
+ * any other through `pulumi stack export` per stack (`provider/backend`) — or, when
+ * `SERVICEAPI_OTHER_STACKS_INDEX` names a file, that file instead: the catalog tool has read every
+ * stack already, and writes it so that its many stacks' providers read no backend.
+ *
+ * Which backend: `PULUMI_BACKEND_URL` when the CLI was given one (it passes its environment to the
+ * provider), else the one `pulumi whoami` names — the backend the command itself runs on.
+ */
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { fullName, openStateBackend, type StackRef, type StackState, type StateBackend } from "../../backend";
+import type { OwnStack, ProviderContext } from "../context";
+import { recordedProductId } from "./recorded";
+
+/** The environment variable naming an index of the other stacks' products, read instead of the backend (the catalog tool sets it). */
+export const OTHER_STACKS_INDEX_ENV = "SERVICEAPI_OTHER_STACKS_INDEX";
+
+/** A stack that records a product, and the logical name its resource has there. */
+export interface Manager {
+  /** `organization/<project>/<stack>`, as `--stack` takes it. */
+  stack: string;
+  name: string;
+}
+
+/**
+ * The index file: `{"<product id, lower case>": [{"stack": "organization/<project>/<stack>", "name": "<resource name there>"}], …}`,
+ * every stack of the backend but the one whose providers read it.
+ */
+export type OtherStacksIndex = Record<string, Manager[]>;
+const IndexSchema = z.record(z.string(), z.array(z.object({ stack: z.string(), name: z.string() })));
+
+/** What the read found: the stacks recording each product, or why nothing could be read. */
+export type OtherStacks =
+  | {
+      readable: true;
+      /** Product id (lower case) → the other stacks that record it. */
+      managers: ReadonlyMap<string, readonly Manager[]>;
+      /** Stacks whose state could not be read, and why: what they manage is not seen. */
+      unread: readonly { stack: string; why: string }[];
+      /** How many other stacks were read (or the index names). */
+      stacks: number;
+      /** What was read: `the state backend <url, password masked>`, or the index file. */
+      source: string;
+      /** How long the read took, in ms. */
+      ms: number;
+    }
+  | { readable: false; why: string };
+
+/** How many stacks' states are read at once: a file backend opens a file each, a PostgreSQL pool has two connections, the CLI limits itself. */
+const AT_ONCE = 8;
+
+const MEMO = Symbol("other stacks");
+
+/** The other stacks of the backend, read on the first call of this process; every later call shares that read. */
+export function otherStacks(ctx: ProviderContext): Promise<OtherStacks> {
+  return ctx.memo(MEMO, () => readOtherStacks(ctx.ownStack(), ctx.env(), ctx.projectDir()));
+}
+
+/** The read itself (one per process: `otherStacks`). Never throws: a failure is `readable: false` with the reason. */
+export async function readOtherStacks(own: OwnStack | undefined, env: NodeJS.ProcessEnv, cwd: string | undefined): Promise<OtherStacks> {
+  const started = performance.now();
+  const index = env[OTHER_STACKS_INDEX_ENV];
+  if (index) return readIndex(index, own, started);
+  // Without its own name, this stack's own record of a product would read as another stack's.
+  if (own === undefined) return { readable: false, why: "this provider could not tell which stack it runs for" };
+  let backend: StateBackend;
+  try {
+    backend = await openStateBackend({ env, ...(cwd !== undefined && { cwd }) });
+  } catch (error) {
+    return { readable: false, why: messageOf(error) };
+  }
+  try {
+    const stacks = (await backend.stacks()).filter((ref) => !isOwn(ref, own));
+    const managers = new Map<string, Manager[]>();
+    const unread: { stack: string; why: string }[] = [];
+    await inTurn(stacks, async (ref) => {
+      let state: StackState | undefined;
+      try {
+        state = await backend.state(ref);
+      } catch (error) {
+        unread.push({ stack: fullName(ref), why: messageOf(error) });
+        return;
+      }
+      for (const resource of state?.resources ?? []) {
+        const id = recordedProductId(resource);
+        if (id !== undefined) push(managers, id, { stack: fullName(ref), name: resource.urn.split("::").pop()! });
+      }
+    });
+    return {
+      readable: true,
+      managers: sorted(managers),
+      unread: unread.sort((a, b) => (a.stack < b.stack ? -1 : 1)),
+      stacks: stacks.length,
+      source: `the state backend ${backend.url}`,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    return { readable: false, why: messageOf(error) };
+  } finally {
+    await backend.close().catch(() => undefined);
+  }
+}
+
+async function readIndex(path: string, own: OwnStack | undefined, started: number): Promise<OtherStacks> {
+  let parsed: z.infer<typeof IndexSchema>;
+  try {
+    const result = IndexSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
+    if (!result.success)
+      return { readable: false, why: `${OTHER_STACKS_INDEX_ENV} names ${path}, which is not an index of product ids to stacks` };
+    parsed = result.data;
+  } catch (error) {
+    return { readable: false, why: `${OTHER_STACKS_INDEX_ENV} names ${path}, which cannot be read: ${messageOf(error)}` };
+  }
+  const managers = new Map<string, Manager[]>();
+  const stacks = new Set<string>();
+  for (const [id, list] of Object.entries(parsed)) {
+    for (const { stack, name } of list) {
+      // The index leaves out the stack it is written for; one that does not is read the same way.
+      if (own !== undefined && isOwn(refOf(stack), own)) continue;
+      push(managers, id.toLowerCase(), { stack, name });
+      stacks.add(stack);
+    }
+  }
+  return {
+    readable: true,
+    managers: sorted(managers),
+    unread: [],
+    stacks: stacks.size,
+    source: `the index ${path} (${OTHER_STACKS_INDEX_ENV})`,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** Whether a stack of the backend is the provider's own. A face that cannot tell the organization (the plugin: URNs hold none) matches on project and stack. */
+export function isOwn(ref: StackRef, own: OwnStack): boolean {
+  if (ref.stack !== own.stack) return false;
+  // A legacy-layout stack has no project: its name alone is unique in its backend.
+  if (ref.project !== "" && ref.project !== own.project) return false;
+  return own.organization === undefined || ref.project === "" || ref.organization === own.organization;
+}
+
+/** `organization/project/stack` (or a legacy stack's bare name) as a StackRef. */
+function refOf(name: string): StackRef {
+  const parts = name.split("/");
+  return parts.length === 3
+    ? { organization: parts[0]!, project: parts[1]!, stack: parts[2]! }
+    : { organization: "", project: "", stack: name };
+}
+
+function push(managers: Map<string, Manager[]>, id: string, manager: Manager): void {
+  const list = managers.get(id) ?? [];
+  list.push(manager);
+  managers.set(id, list);
+}
+
+/** Each product's stacks in name order, so messages do not depend on the order reads finished in. */
+function sorted(managers: Map<string, Manager[]>): Map<string, Manager[]> {
+  for (const list of managers.values()) list.sort((a, b) => (a.stack < b.stack ? -1 : a.stack > b.stack ? 1 : a.name < b.name ? -1 : 1));
+  return managers;
+}
+
+async function inTurn<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

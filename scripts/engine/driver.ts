@@ -117,12 +117,15 @@ export class EngineStack {
   readonly #sim: Simulator;
 
   readonly #scratch: string;
+  /** The stack's name, as `--stack` takes it. */
+  readonly name: string;
   #plugin = false;
 
-  private constructor(sim: Simulator, dir: string, scratch: string) {
+  private constructor(sim: Simulator, dir: string, scratch: string, name: string) {
     this.#sim = sim;
     this.dir = dir;
     this.#scratch = scratch;
+    this.name = name;
   }
 
   /** A new stack of the engine-test program, configured for `sim` (token as a secret). */
@@ -138,6 +141,10 @@ export class EngineStack {
       yaml?: string;
       /** Load the serviceapi plugin from the repo's node_modules, as an npm project's `plugins.providers` entry does. */
       plugin?: boolean;
+      /** The stack's name (default `test`): two stacks of one project can then share a backend (`env: { PULUMI_BACKEND_URL }`). */
+      stack?: string;
+      /** The project's name, written into the copied Pulumi.yaml (default: the program's own). */
+      project?: string;
     } = {},
   ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
@@ -156,12 +163,17 @@ export class EngineStack {
       mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
       symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(dir, "node_modules", "@pulumi", "pulumi"));
     }
+    if (options.project !== undefined) {
+      if (dir !== scratch) throw new Error("project needs a copy of the program, not inPlace");
+      const file = join(dir, "Pulumi.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^name:.*$/m, `name: ${options.project}`));
+    }
     if (options.plugin) {
       if (dir !== scratch) throw new Error("plugin: true needs a copy of the program, not inPlace");
       appendFileSync(join(dir, "Pulumi.yaml"), `\n${PLUGIN_FROM_NODE_MODULES}`);
     }
     mkdirSync(join(scratch, ".state"));
-    const engine = new EngineStack(sim, dir, scratch);
+    const engine = new EngineStack(sim, dir, scratch, options.stack ?? "test");
     engine.#plugin = options.plugin === true;
     engine.#env = {
       PULUMI_BACKEND_URL: `file://${join(scratch, ".state")}`,
@@ -184,7 +196,7 @@ export class EngineStack {
       pulumiHome: join(scratch, ".pulumi-home"),
       envVars: engine.#env,
     });
-    engine.#stack = await Stack.create("test", ws);
+    engine.#stack = await Stack.create(engine.name, ws);
     const token = options.token === undefined ? sim.token : options.token;
     if (token !== null) await engine.#stack.setConfig("serviceapi:token", { value: token, secret: true });
     await engine.#stack.setConfig("serviceapi:baseUrl", { value: sim.url });
@@ -253,7 +265,7 @@ export class EngineStack {
 
   /** `pulumi stack export` as a user runs it (secrets stay encrypted; the Automation API's own export decrypts them). */
   async exportText(): Promise<string> {
-    return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", "test"], {
+    return execFileSync(this.#stack.workspace.pulumiCommand.command, ["stack", "export", "--stack", this.name], {
       cwd: this.dir,
       env: { ...process.env, ...this.#env },
       encoding: "utf8",
@@ -275,15 +287,15 @@ export class EngineStack {
       "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION",
     ];
     const env = keys.map((k) => `${k}=${shellQuote(this.#env[k] ?? "")}`).join(" ");
-    return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack test`;
+    return `cd ${shellQuote(this.dir)} && PATH=${shellQuote(this.#env.PATH!.split(":").slice(0, 2).join(":"))}:$PATH ${env} pulumi ${args} --stack ${this.name}`;
   }
 
   /**
-   * `pulumi <args> --stack test` in its own process group, as a CI runner starts a step, so a
+   * `pulumi <args> --stack <name>` in its own process group, as a CI runner starts a step, so a
    * signal can reach the CLI alone (`process.kill(pid, …)`); `killTree` is a lost runner.
    */
   spawnCli(args: string[]): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-    const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", "test"], {
+    const child = spawn(this.#stack.workspace.pulumiCommand.command, [...args, "--stack", this.name], {
       cwd: this.dir,
       env: { ...process.env, ...this.#env },
       detached: true,
@@ -335,7 +347,8 @@ export class EngineStack {
 
   #stateFile(): string {
     const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
-    return join(this.#scratch, ".state", ".pulumi", "stacks", project, "test.json");
+    const backend = this.#env.PULUMI_BACKEND_URL!.replace(/^file:\/\//, "");
+    return join(backend, ".pulumi", "stacks", project, `${this.name}.json`);
   }
 
   /** Resources of one type from the exported state: the dynamic resources, or with `face: "plugin"` the plugin's. */
@@ -371,12 +384,12 @@ export class EngineStack {
 
   async dispose(): Promise<void> {
     try {
-      await this.#stack.workspace.removeStack("test", { force: true });
+      await this.#stack.workspace.removeStack(this.name, { force: true });
     } catch {
       // best effort: the folder goes anyway
     }
     if (this.dir === this.#scratch) rmSync(this.dir, { recursive: true, force: true });
-    else rmSync(join(this.dir, "Pulumi.test.yaml"), { force: true });
+    else rmSync(join(this.dir, `Pulumi.${this.name}.yaml`), { force: true });
     rmSync(this.#scratch, { recursive: true, force: true });
   }
 }

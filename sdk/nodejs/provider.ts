@@ -34,6 +34,7 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["adoptManaged"] = args?.adoptManaged;
             resourceInputs["baseUrl"] = args?.baseUrl;
             resourceInputs["initialRetryDelayMs"] = pulumi.output(args?.initialRetryDelayMs).apply(JSON.stringify);
             resourceInputs["maxRateLimitRetries"] = pulumi.output(args?.maxRateLimitRetries).apply(JSON.stringify);
@@ -56,6 +57,10 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+     */
+    adoptManaged?: pulumi.Input<string | undefined>;
     /**
      * Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
      */

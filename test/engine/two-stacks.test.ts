@@ -4,7 +4,9 @@
  * through the plugin with `adoptId` or the `import` option. `prod`'s adoption preview says what
  * `prod` manages from then on and that the project is taken on trust; `prod`'s destroy gives the
  * product back as `prod` found it instead of archiving it, so `dev`'s drift gate still passes. A
- * product adopted before the record of what was found was kept is left as it is.
+ * product adopted before the record of what was found was kept is left as it is. Each stack has a
+ * state backend of its own here, where the adoption check cannot see the other (one backend:
+ * test/engine/managed-elsewhere.test.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
@@ -74,7 +76,7 @@ describe("two stacks, one service", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
           .soft(ours(preview))
           .toContain(
             `Product "pro" (id ${id}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ` +
-              "sets title; clears description. A field the program leaves out is cleared; declare it to keep its live value. " +
+              'sets title ("Pro" → "Pro (prod)"); clears description (now "Dev copy"). A field the program leaves out is cleared; declare it to keep its live value. ' +
               "From then on this stack manages its title, description, slug and externalCheckoutUrl: every `pulumi up` sets them as " +
               "the program declares, undoing changes made elsewhere (adopt a product in one stack only). projectId is taken on trust: " +
               "the API cannot say which project a product is in. `pulumi destroy` does not archive it: it gives back the fields this " +
@@ -146,7 +148,7 @@ describe("two stacks, one service", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
       expect
         .soft(warning!.message)
         .toContain(
-          `Product "a" (id ${ids.a}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: sets title. ` +
+          `Product "a" (id ${ids.a}): adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: sets title ("A" → "A (prod)"). ` +
             "From then on this stack manages its title, description, slug and externalCheckoutUrl",
         );
       expect.soft(warning!.message).toContain("projectId is taken on trust: the API cannot say which project a product is in.");

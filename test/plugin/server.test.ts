@@ -12,6 +12,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
 import { serve } from "../../provider/plugin/main";
+import { SECRET_SIG, SECRET_SIG_KEY } from "../../provider/plugin/wire";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { simulator } from "../helpers";
@@ -139,6 +140,39 @@ describe("the plugin's gRPC server, in-process", () => {
       new proto.DeleteRequest().setId(id).setUrn(urn("pro")).setName("pro").setType(PRODUCT).setProperties(updated.getProperties()),
     );
     expect(sim.requests().map((r) => r.body)).toEqual([{ status: "archived" }]);
+  });
+
+  it("takes secrets (configure says so): each arrives marked, the lifecycle gets it plain, and what check, create and update return is marked again", async () => {
+    const { sim, call } = await plugin();
+    const again = new proto.ConfigureRequest();
+    for (const [key, value] of Object.entries({ token: sim.token, baseUrl: sim.url }))
+      again.getVariablesMap().set(`serviceapi:config:${key}`, value);
+    const configured = await call<proto.ConfigureRequest, proto.ConfigureResponse>("configure", again);
+    expect(configured.getAcceptsecrets()).toBe(true);
+    const secret = (value: string) => ({ [SECRET_SIG_KEY]: SECRET_SIG, value });
+    const inputs = { projectId: project, title: secret("Board-only plan"), slug: "board" };
+    const checked = await call<proto.CheckRequest, proto.CheckResponse>("check", checkRequest("board", inputs));
+    expect(checked.getInputs()!.toJavaScript()).toEqual(inputs);
+    const created = await call<proto.CreateRequest, proto.CreateResponse>(
+      "create",
+      new proto.CreateRequest().setUrn(urn("board")).setName("board").setType(PRODUCT).setProperties(checked.getInputs()),
+    );
+    const outs = created.getProperties()!.toJavaScript();
+    expect([outs.title, outs.slug, outs.projectId]).toEqual([secret("Board-only plan"), "board", project]);
+    // The service got the plain value.
+    expect(sim.requests("products.create").map((r) => (r.body as { title: string }).title)).toEqual(["Board-only plan"]);
+    const updated = await call<proto.UpdateRequest, proto.UpdateResponse>(
+      "update",
+      new proto.UpdateRequest()
+        .setId(created.getId())
+        .setUrn(urn("board"))
+        .setName("board")
+        .setType(PRODUCT)
+        .setOlds(created.getProperties())
+        .setNews(struct({ ...inputs, title: "Public plan", slug: secret("board-2") })),
+    );
+    const after = updated.getProperties()!.toJavaScript();
+    expect([after.title, after.slug]).toEqual(["Public plan", secret("board-2")]);
   });
 
   it("a replacement shows in the detailed diff as update-replace", async () => {

@@ -3,7 +3,11 @@
  * configured for it as a face would, whose messages are collected instead of printed. Nothing is
  * shared between tests; the context's client is closed after each.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { onTestFinished } from "vitest";
+import { OTHER_STACKS_INDEX_ENV } from "../../provider/resources/product/other-stacks";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import type { Simulator } from "../../simulator";
@@ -25,10 +29,19 @@ export interface Harness {
 export async function harness(config: Record<string, string> = {}, existing?: Simulator): Promise<Harness> {
   const sim = existing ?? (await simulator());
   const messages: Harness["messages"] = [];
-  const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
+  // No other stack records any product (`product/other-stacks.ts`): the fast tier reads no state backend.
+  const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: noOtherStacks() });
   const settings: Record<string, string> = { token: sim.token, baseUrl: sim.url, ...config };
   ctx.useSettings(() => readSettings((key) => settings[key], {}));
   // Closed when the test ends (a module-level afterEach would, under the unit tier's `isolate: false`, belong to one file only).
   onTestFinished(() => ctx.close());
   return { sim, ctx, messages, bodies: (operation) => sim.requests(operation).map((r) => r.body) };
 }
+
+/** An environment whose `SERVICEAPI_OTHER_STACKS_INDEX` names an empty index (written once per test file), `more` added. */
+export function noOtherStacks(more: Record<string, string> = {}): NodeJS.ProcessEnv {
+  emptyIndex ??= join(mkdtempSync(join(tmpdir(), "serviceapi-index-")), "other-stacks.json");
+  writeFileSync(emptyIndex, "{}");
+  return { [OTHER_STACKS_INDEX_ENV]: emptyIndex, ...more };
+}
+let emptyIndex: string | undefined;

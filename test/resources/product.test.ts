@@ -265,12 +265,13 @@ describe("adoption", () => {
     const { id } = await product.create(ctx, { name: "old", inputs: { projectId: project, title: "Old", slug: "old" } });
     sim.clearRequests();
     const declared = { projectId: project, title: "New", adoptId: id };
-    expect((await product.check(ctx, { name: "x", olds: {}, news: declared })).failures).toEqual([]);
+    expect((await product.check(ctx, { name: "x", olds: {}, news: declared, secrets: [] })).failures).toEqual([]);
     expect(messages.at(-1)).toEqual({
       severity: "warning",
       message:
         `serviceapi: Product "x" (id ${id}): adoptId takes over this existing product, ` +
-        "and `pulumi up` will change it in one PATCH: sets title; clears slug. A field the program leaves out is cleared; declare it to keep its live value. " +
+        'and `pulumi up` will change it in one PATCH: sets title ("Old" → "New"); clears slug (now "old"). ' +
+        "A field the program leaves out is cleared; declare it to keep its live value. " +
         OWNED +
         " `pulumi destroy` does not archive it: it gives back the fields this stack changed, as it found them " +
         '(declare onDelete: "archive" to archive it instead).',
@@ -280,6 +281,32 @@ describe("adoption", () => {
     expect(bodies()).toEqual([{}, { title: "New", slug: null }]);
     expect(sim.requests("products.create")).toEqual([]);
     expect(messages.at(-1)!.message).toBe(`serviceapi: adopted Product "x" (id ${id}): sent PATCH {title, slug}.`);
+  });
+
+  it("the preview shows live and declared values, shortened; a value the program marked secret, or any when the face cannot tell, by name only", async () => {
+    const { ctx: maker, sim } = await harness();
+    const description = "Everything in Starter, plus priority support, single sign-on and an audit log for every workspace.";
+    const { id } = await product.create(maker, { name: "old", inputs: { projectId: project, title: "Old", slug: "old", description } });
+    // Each in a command of its own: one command refuses a second resource adopting the same product.
+    const preview = async (name: string, secrets: string[] | undefined, more: object = {}) => {
+      const { ctx, messages } = await harness({}, sim);
+      const news = { projectId: project, title: "New", adoptId: id, ...more };
+      await product.check(ctx, { name, olds: {}, news, ...(secrets !== undefined && { secrets }) });
+      return /will change it in one PATCH: (.*?)\. A field/.exec(messages.at(-1)!.message)?.[1];
+    };
+    expect(await preview("plain", [])).toBe(
+      `sets title ("Old" → "New"); clears description (now "Everything in Starter, plus priority support, single sign-o…" (${description.length} characters)), slug (now "old")`,
+    );
+    expect(await preview("secret", ["title"])).toBe(
+      `sets title (marked secret: not shown); clears description (now "Everything in Starter, plus priority support, single sign-o…" (${description.length} characters)), slug (now "old")`,
+    );
+    // A field the program leaves out but marked secret (a secret null): its live value is not shown either.
+    expect(await preview("secret-null", ["slug"], { status: "archived" })).toBe(
+      'sets title ("Old" → "New"), status ("draft" → "archived"); clears description (now "Everything in Starter, plus priority support, single sign-o…" (98 characters)), slug (marked secret: not shown)',
+    );
+    expect(await preview("unknown", undefined)).toBe(
+      `sets title (marked secret: not shown); clears description (now "Everything in Starter, plus priority support, single sign-o…" (${description.length} characters)), slug (now "old")`,
+    );
   });
 
   it("an adoptId the token cannot see fails check naming the field; at create it says the same", async () => {

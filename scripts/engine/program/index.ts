@@ -13,7 +13,8 @@ import type { ProgramSpec } from "../driver";
 // The spec's shape is the driver's (erased at run time: the engine runs this program transpile-only, from a copy).
 type Spec = ProgramSpec;
 
-const spec = new pulumi.Config().requireObject<Spec>("spec");
+// "engine:spec" whatever the project is called (a test may rename it: EngineStack.create's `project`).
+const spec = new pulumi.Config("engine").requireObject<Spec>("spec");
 
 /** Data-source results, only for the lookups the spec asks for. */
 const lookups = spec.lookups ?? {};

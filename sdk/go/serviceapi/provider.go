@@ -36,6 +36,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+	AdoptManaged *string `pulumi:"adoptManaged"`
 	// Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
 	BaseUrl *string `pulumi:"baseUrl"`
 	// First backoff delay in ms (doubles per retry, jittered). Default 500; 0 to 60000.
@@ -64,6 +66,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+	AdoptManaged pulumi.StringPtrInput
 	// Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
 	BaseUrl pulumi.StringPtrInput
 	// First backoff delay in ms (doubles per retry, jittered). Default 500; 0 to 60000.

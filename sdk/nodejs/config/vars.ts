@@ -8,6 +8,17 @@ declare var exports: any;
 const __config = new pulumi.Config("serviceapi");
 
 /**
+ * An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+ */
+export declare const adoptManaged: string | undefined;
+Object.defineProperty(exports, "adoptManaged", {
+    get() {
+        return __config.get("adoptManaged");
+    },
+    enumerable: true,
+});
+
+/**
  * Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
  */
 export declare const baseUrl: string | undefined;

@@ -19,6 +19,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 adopt_managed: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  initial_retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  max_rate_limit_retries: pulumi.Input[Optional[_builtins.int]] = None,
@@ -34,6 +35,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[_builtins.str] adopt_managed: An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
         :param pulumi.Input[_builtins.str] base_url: Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
         :param pulumi.Input[_builtins.int] initial_retry_delay_ms: First backoff delay in ms (doubles per retry, jittered). Default 500; 0 to 60000.
         :param pulumi.Input[_builtins.int] max_rate_limit_retries: Retries of one call answered 429. Default 20; 0 to 1000.
@@ -47,6 +49,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout covering the whole response, in ms. Default 30000; 1 to 3600000.
         :param pulumi.Input[_builtins.str] token: The API bearer token, at least 8 printable ASCII characters. Prefer SERVICEAPI_TOKEN in the environment: it then appears in no state or log. Environment fallback: SERVICEAPI_TOKEN.
         """
+        if adopt_managed is not None:
+            pulumi.set(__self__, "adopt_managed", adopt_managed)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
         if initial_retry_delay_ms is not None:
@@ -71,6 +75,18 @@ class ProviderArgs:
             pulumi.set(__self__, "timeout_ms", timeout_ms)
         if token is not None:
             pulumi.set(__self__, "token", token)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptManaged")
+    def adopt_managed(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+        """
+        return pulumi.get(self, "adopt_managed")
+
+    @adopt_managed.setter
+    def adopt_managed(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_managed", value)
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")
@@ -223,6 +239,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_managed: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  initial_retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  max_rate_limit_retries: pulumi.Input[Optional[_builtins.int]] = None,
@@ -241,6 +258,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_managed: An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
         :param pulumi.Input[_builtins.str] base_url: Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
         :param pulumi.Input[_builtins.int] initial_retry_delay_ms: First backoff delay in ms (doubles per retry, jittered). Default 500; 0 to 60000.
         :param pulumi.Input[_builtins.int] max_rate_limit_retries: Retries of one call answered 429. Default 20; 0 to 1000.
@@ -278,6 +296,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_managed: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  initial_retry_delay_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  max_rate_limit_retries: pulumi.Input[Optional[_builtins.int]] = None,
@@ -299,6 +318,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["adopt_managed"] = adopt_managed
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["initial_retry_delay_ms"] = pulumi.Output.from_input(initial_retry_delay_ms).apply(pulumi.runtime.to_json) if initial_retry_delay_ms is not None else None
             __props__.__dict__["max_rate_limit_retries"] = pulumi.Output.from_input(max_rate_limit_retries).apply(pulumi.runtime.to_json) if max_rate_limit_retries is not None else None

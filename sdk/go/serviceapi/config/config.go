@@ -11,6 +11,11 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+func GetAdoptManaged(ctx *pulumi.Context) string {
+	return config.Get(ctx, "serviceapi:adoptManaged")
+}
+
 // Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.
 func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "serviceapi:baseUrl")

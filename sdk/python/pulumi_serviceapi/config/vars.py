@@ -21,6 +21,13 @@ __config__ = pulumi.Config('serviceapi')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
+    def adopt_managed(self) -> Optional[str]:
+        """
+        An adoption (adoptId, an import) of a product that another stack of the same state backend manages: refuse (the default) fails its preview and up, naming that stack; allow warns and adopts, for a deliberate hand-over. Environment fallback: SERVICEAPI_ADOPT_MANAGED.
+        """
+        return __config__.get('adoptManaged')
+
+    @_builtins.property
     def base_url(self) -> Optional[str]:
         """
         Origin of the /v1/... operations: https://, or http:// on loopback only. Environment fallback: SERVICEAPI_BASE_URL.

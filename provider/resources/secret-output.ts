@@ -1,13 +1,14 @@
 /**
- * An output the state keeps as a secret, whatever the program marked. Both faces tell the engine
- * they take plain values (`acceptSecrets: false`), so the engine marks an output secret only when
- * the input of the same name was; a hidden output holding a record's *other* values (what a
- * product or site was when this stack took it over — `product/taken-over.ts`, `site.ts`) has no
+ * An output the state keeps as a secret, whatever the program marked. An output is secret when the
+ * input of the same name was — the engine marks it so for the dynamic face, which takes plain values
+ * (`acceptSecrets: false`), and the plugin, which takes secrets, marks its results the same way
+ * itself (`plugin/wire.ts`, `sealed`) — but a hidden output holding a record's *other* values (what
+ * a product or site was when this stack took it over — `product/taken-over.ts`, `site.ts`) has no
  * such input, and any of those values may be as secret as the field it came from. The engine reads
  * every provider's outputs keeping secrets (pulumi/pulumi `sdk/go/common/resource/plugin/provider_plugin.go`:
  * `UnmarshalProperties(…, KeepSecrets: true)` for create, read and update, partial failures
- * included), so an output in the wire's secret form is stored encrypted, and comes back plain in
- * the next request's state.
+ * included), so an output in the wire's secret form is stored encrypted, and comes back in the next
+ * request's state — plain to the dynamic face, marked to the plugin, which takes the mark off.
  */
 
 /**

@@ -6,7 +6,7 @@
  * own stack left out; an index that cannot be read said once, and the adoption goes on. Reading a
  * real backend is proven with the real CLI (test/engine/managed-elsewhere.test.ts).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -102,6 +102,22 @@ describe("an adoption of a product another stack manages", () => {
     }
   });
 
+  it("is read once per process: a second adoption of the command does not read again, nor does the create", async () => {
+    const { sim, id, index } = await setUp();
+    const { ctx: maker } = await harness({}, sim);
+    const free = (await product.create(maker, { name: "free", inputs: { projectId: project, title: "Free" } })).id;
+    const { ctx, messages } = command(sim, index, { adoptManaged: "allow" });
+    const first = { projectId: project, title: "Pro plan", adoptId: id };
+    expect((await check(ctx, { name: "pro-plan", olds: {}, news: first, secrets: [] })).failures).toEqual([]);
+    // Gone after the first read: a second read would say it cannot be read.
+    rmSync(index);
+    expect(
+      (await check(ctx, { name: "free", olds: {}, news: { projectId: project, title: "Free", adoptId: free }, secrets: [] })).failures,
+    ).toEqual([]);
+    await create(ctx, { name: "pro-plan", inputs: first });
+    expect(messages.filter((m) => m.includes("adoption check read") || m.includes("not checked"))).toHaveLength(1);
+  });
+
   it("an import (the plugin) is refused the same way, before any request", async () => {
     const { sim, id, index } = await setUp();
     const { ctx } = command(sim, index);
@@ -169,6 +185,14 @@ describe("the other stacks", () => {
     expect(await readOtherStacks(undefined, { PULUMI_BACKEND_URL: "file:///nonexistent" }, undefined)).toEqual({
       readable: false,
       why: "this provider could not tell which stack it runs for",
+    });
+  });
+
+  it("without PULUMI_BACKEND_URL the CLI is asked which backend; without a CLI, that is the reason given", async () => {
+    const read = await readOtherStacks({ project: "shop", stack: "team2" }, { PATH: "/nonexistent" }, undefined);
+    expect(read).toEqual({
+      readable: false,
+      why: "the state backend `pulumi whoami` names cannot be read: pulumi whoami --verbose --json --non-interactive failed: spawn pulumi ENOENT",
     });
   });
 

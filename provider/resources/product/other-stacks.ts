@@ -60,8 +60,16 @@ export function otherStacks(ctx: ProviderContext): Promise<OtherStacks> {
   return ctx.memo(MEMO, () => readOtherStacks(ctx.ownStack(), ctx.env(), ctx.projectDir()));
 }
 
-/** The read itself (one per process: `otherStacks`). Never throws: a failure is `readable: false` with the reason. */
-export async function readOtherStacks(own: OwnStack | undefined, env: NodeJS.ProcessEnv, cwd: string | undefined): Promise<OtherStacks> {
+/**
+ * The read itself (one per process: `otherStacks`). Never throws: a failure is `readable: false` with
+ * the reason. `via: "cli"` reads a file:// or postgres:// backend through the CLI too (bench/other-stacks.ts compares the two).
+ */
+export async function readOtherStacks(
+  own: OwnStack | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  via?: "cli",
+): Promise<OtherStacks> {
   const started = performance.now();
   const index = env[OTHER_STACKS_INDEX_ENV];
   if (index) return readIndex(index, own, started);
@@ -69,7 +77,7 @@ export async function readOtherStacks(own: OwnStack | undefined, env: NodeJS.Pro
   if (own === undefined) return { readable: false, why: "this provider could not tell which stack it runs for" };
   let backend: StateBackend;
   try {
-    backend = await openStateBackend({ env, ...(cwd !== undefined && { cwd }) });
+    backend = await openStateBackend({ env, ...(cwd !== undefined && { cwd }), ...(via !== undefined && { via }) });
   } catch (error) {
     return { readable: false, why: messageOf(error) };
   }

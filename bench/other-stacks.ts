@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { Client } from "pg";
 import { DEFAULT_IDS, startSimulator } from "pulumi-serviceapi-simulator";
 import { readOtherStacks, type OtherStacks } from "../provider/resources/product/other-stacks";
-import { EngineStack, REPO, catalog, pulumiCli } from "../test/support/engine";
+import { EngineStack, REPO, catalog, pulumiCli } from "../scripts/engine/driver";
 
 const list = (text: string) => (text === "" ? [] : text.split(",").map(Number));
 

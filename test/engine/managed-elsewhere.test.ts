@@ -16,7 +16,7 @@ import { ServiceApiClient, type ProductRecord } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "../../simulator";
 import { engineSuite, step } from "./suite";
-import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire, type Run } from "../support/engine";
+import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire, type Run } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeWeb;
 const DESCRIPTION = "Everything in Starter, plus priority support, single sign-on and an audit log for every workspace.";

@@ -25,7 +25,7 @@ import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
 import { outputs, type Desired } from "./fields";
 import { managedElsewhere } from "./managed-elsewhere";
-import { buildProductPatch, describePatch } from "./patch";
+import { buildProductPatch, describeChanges, productChanges } from "./patch";
 import { destroyOfAdopted, ownershipOfAdopted } from "./taken-over";
 
 /** What `check` says of an `adoptId` another resource of this stack claimed first; `undefined` when none did. */
@@ -97,7 +97,7 @@ export async function previewAdoption(
   const clears = Object.values(patch).some((value) => value === null);
   ctx.once(
     "warning",
-    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describePatch(patch, desired, current, secrets)}.` +
+    `${who}: adoptId takes over this existing product, and \`pulumi up\` will change it in one PATCH: ${describeChanges(productChanges(current, desired), desired, secrets)}.` +
       `${clears ? " A field the program leaves out is cleared; declare it to keep its live value." : ""}${after}`,
   );
   return undefined;

@@ -66,30 +66,28 @@ export function isKnownStatus(status: ProductStatus | undefined): status is Know
 
 /**
  * `sets title ("Legacy" → "Legacy plan"); clears description (now "Live copy"), slug (now "legacy")`:
- * each field the PATCH changes on `current`, with its live value and the one it sets, each
- * shortened as a report shows it (`shown`). A value the program marked secret is never shown, only
- * its field named: `secrets` holds the fields the face saw marked secret, `undefined` when it cannot
- * tell (then no declared value is shown). A cleared field is one the program leaves out: its live
- * value is the service's, not a secret of the program — shown unless the program marked that field secret.
+ * each field an update changes ({@link productChanges}), with the live value and the one it sets,
+ * each shortened as a report shows it (`shown`). A value the program marked secret is never shown,
+ * only its field named: `secrets` holds the fields the face saw marked secret, `undefined` when it
+ * cannot tell (then no declared value is shown). A cleared field is one the program leaves out: its
+ * live value is the service's, not a secret of the program — shown unless the program marked that field secret.
  */
-export function describePatch(
-  patch: UpdateProductBody,
+export function describeChanges(
+  changes: readonly FieldChange[],
   desired: Partial<Desired>,
-  current: LiveFields,
   secrets: ReadonlySet<string> | undefined,
 ): string {
-  const keys = Object.keys(patch) as (keyof UpdateProductBody)[];
-  const hidden = (key: string) => secrets === undefined || secrets.has(key);
-  const later = keys.filter((k) => isUnknown(desired[k]));
-  const cleared = keys.filter((k) => patch[k] === null);
-  const set = keys.filter((k) => !cleared.includes(k) && !later.includes(k));
-  const live = (key: keyof UpdateProductBody) => (current[key] === null || current[key] === undefined ? "none" : shown(current[key]));
+  const hidden = (field: string) => secrets === undefined || secrets.has(field);
+  const live = (value: unknown) => (value === null || value === undefined ? "none" : shown(value));
+  const later = changes.filter((c) => isUnknown(desired[c.field]));
+  const cleared = changes.filter((c) => c.to === null);
+  const set = changes.filter((c) => !cleared.includes(c) && !later.includes(c));
   return [
     set.length > 0 &&
-      `sets ${set.map((k) => `${k} (${hidden(k) ? "marked secret: not shown" : `${live(k)} → ${shown(patch[k])}`})`).join(", ")}`,
+      `sets ${set.map((c) => `${c.field} (${hidden(c.field) ? "marked secret: not shown" : `${live(c.from)} → ${shown(c.to)}`})`).join(", ")}`,
     cleared.length > 0 &&
-      `clears ${cleared.map((k) => `${k}${secrets?.has(k) === true ? " (marked secret: not shown)" : ` (now ${live(k)})`}`).join(", ")}`,
-    later.length > 0 && `may change ${later.join(", ")} (not known until up)`,
+      `clears ${cleared.map((c) => `${c.field} (${secrets?.has(c.field) === true ? "marked secret: not shown" : `now ${live(c.from)}`})`).join(", ")}`,
+    later.length > 0 && `may change ${later.map((c) => c.field).join(", ")} (not known until up)`,
   ]
     .filter(Boolean)
     .join("; ");

@@ -160,6 +160,7 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(schema.config.variables.token).toMatchObject({ type: "string", secret: true });
     expect(schema.provider.inputProperties).toEqual(schema.config.variables);
     expect(Object.keys(schema.config.variables).sort()).toEqual([
+      "adoptManaged",
       "baseUrl",
       "initialRetryDelayMs",
       "maxRateLimitRetries",

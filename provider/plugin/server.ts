@@ -200,9 +200,12 @@ export function providerService(ctx: ProviderContext): Partial<grpc.UntypedServi
       return new Empty();
     }),
 
+    /** A result found with a secret argument is secret, all of it: what the engine does for a provider that takes no secrets. */
     invoke: handle(async (request: proto.InvokeRequest) => {
+      const args = opened(request.getArgs());
+      const result = await invoke(request.getTok(), args.values);
       const response = new proto.InvokeResponse();
-      response.setReturn(toStruct(await invoke(request.getTok(), opened(request.getArgs()).values)));
+      response.setReturn(toStruct(args.secrets.length > 0 ? sealed(result, Object.keys(result)) : result));
       return response;
     }),
 

@@ -217,6 +217,16 @@ describe("the plugin's gRPC server, in-process", () => {
       new proto.InvokeRequest().setTok("serviceapi:index:getProject").setArgs(struct({ name: "Acme Docs" })),
     );
     expect(found.getReturn()!.toJavaScript()).toMatchObject({ id: project, name: "Acme Docs" });
+    // Found with a secret argument: every part of the result is secret, as the engine marks it for a provider that takes none.
+    const secretly = await call<proto.InvokeRequest, proto.InvokeResponse>(
+      "invoke",
+      new proto.InvokeRequest()
+        .setTok("serviceapi:index:getProject")
+        .setArgs(struct({ name: { [SECRET_SIG_KEY]: SECRET_SIG, value: "Acme Docs" } })),
+    );
+    const secretResult = secretly.getReturn()!.toJavaScript();
+    expect(secretResult.id).toEqual({ [SECRET_SIG_KEY]: SECRET_SIG, value: project });
+    expect(Object.values(secretResult).every((v) => (v as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG)).toBe(true);
     const bad = await call("invoke", new proto.InvokeRequest().setTok("serviceapi:index:getSite").setArgs(struct({ name: "x" }))).catch(
       (e: Error) => e,
     );

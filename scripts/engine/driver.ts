@@ -216,9 +216,12 @@ export class EngineStack {
     writeFileSync(join(this.dir, "Pulumi.yaml"), this.#plugin ? `${text}\n${PLUGIN_FROM_NODE_MODULES}` : text);
   }
 
-  /** The program's spec, as stack config; a secret one when it holds secrets (Pulumi shows plain config as it is). */
+  /**
+   * The program's spec, as stack config in the project's namespace (`engine:spec`, or `<project>:spec`
+   * for a copy under another name); a secret one when it holds secrets (Pulumi shows plain config as it is).
+   */
   async setSpec(spec: ProgramSpec): Promise<void> {
-    await this.#stack.setConfig("engine:spec", {
+    await this.#stack.setConfig(`${this.#project()}:spec`, {
       value: JSON.stringify(spec),
       secret: spec.secretInputs === true || spec.lookups?.secretName === true,
     });
@@ -346,9 +349,13 @@ export class EngineStack {
   }
 
   #stateFile(): string {
-    const project = /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
     const backend = this.#env.PULUMI_BACKEND_URL!.replace(/^file:\/\//, "");
-    return join(backend, ".pulumi", "stacks", project, `${this.name}.json`);
+    return join(backend, ".pulumi", "stacks", this.#project(), `${this.name}.json`);
+  }
+
+  /** The project's name, as its Pulumi.yaml says now. */
+  #project(): string {
+    return /^name:\s*(\S+)/m.exec(readFileSync(join(this.dir, "Pulumi.yaml"), "utf8"))![1]!;
   }
 
   /** Resources of one type from the exported state: the dynamic resources, or with `face: "plugin"` the plugin's. */

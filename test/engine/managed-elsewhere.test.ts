@@ -186,6 +186,14 @@ describe("an adoption of a product another stack of the backend manages", { time
       expect(await client.updateProduct(id, {})).toEqual(live);
     });
 
+    await step("`pulumi import` is refused the same way", async () => {
+      sim.clearRequests();
+      const run = second.spawnCli(["import", "serviceapi:index:Product", "pro-cli", `${project}/${id}`, "--yes", "--non-interactive"]);
+      expect(await run.exited).not.toBe(0);
+      expect(run.output()).toContain(`Product "pro-cli" (id ${id}): the import ${refusal("takes over", "Imported")}.`);
+      expect(sim.requests()).toEqual([]);
+    });
+
     await second.stack.setConfig("serviceapi:adoptManaged", { value: "allow" });
     second.writeProgram(program(true));
 

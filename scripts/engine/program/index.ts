@@ -13,8 +13,7 @@ import type { ProgramSpec } from "../driver";
 // The spec's shape is the driver's (erased at run time: the engine runs this program transpile-only, from a copy).
 type Spec = ProgramSpec;
 
-// "engine:spec" whatever the project is called (a test may rename it: EngineStack.create's `project`).
-const spec = new pulumi.Config("engine").requireObject<Spec>("spec");
+const spec = new pulumi.Config().requireObject<Spec>("spec");
 
 /** Data-source results, only for the lookups the spec asks for. */
 const lookups = spec.lookups ?? {};

@@ -32,7 +32,7 @@ const ref = (projectName: string, stack: string): StackRef => ({ organization: "
 /** A copy of the engine-test program under another project name: a second project in the same backend. */
 function programNamed(name: string): string {
   const dir = mkdtempSync(join(WORK, "program-"));
-  const source = join(REPO, "test", "support", "program");
+  const source = join(REPO, "scripts", "engine", "program");
   cpSync(source, dir, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
   const yaml = join(dir, "Pulumi.yaml");
   writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/^name: engine$/m, `name: ${name}`));

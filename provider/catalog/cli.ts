@@ -153,7 +153,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       workDir: options.workDir,
       project: options.project,
       stackPrefix: options.stackPrefix,
-      config: Object.fromEntries(Object.entries(options.config).filter(([key]) => key !== "serviceapi:adoptManaged")),
+      config: options.config,
       env: {},
     });
     if (command === "destroy" && !values.yes) {

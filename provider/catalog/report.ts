@@ -8,6 +8,7 @@
  * totals, and the requests sent. The values come from the engine's events (`stack-run.ts`).
  */
 import { isUnknown } from "../resources/checks";
+import { shown as shownValue } from "../resources/messages";
 import type { FieldValue, ProductLine, StackReport } from "./stack-run";
 
 export interface RunReport {
@@ -76,8 +77,6 @@ export function totals(results: StackReport[]): Totals {
 
 /** At most this many products are listed per stack and kind; the rest is counted. */
 const LISTED = 20;
-/** Values longer than this are shortened (a description may be 10,000 characters). */
-const SHOWN = 60;
 
 export function formatReport(run: RunReport): string {
   const drift = run.command === "drift" || run.command === "refresh";
@@ -178,12 +177,10 @@ export function describeField(change: FieldValue): string {
   return `${change.field}: ${shown(change.from)} → ${shown(change.to)}${note}`;
 }
 
-/** A value as the report prints it: JSON text, shortened; the engine's `[secret]` and unknowns as words. */
+/** A value as the report prints it: the engine's `[secret]` and unknowns in words, anything else as the provider's messages show values (`shown`). */
 export function shown(value: unknown): string {
   if (value === "[secret]") return "[secret]";
   if (isUnknown(value)) return "(known after up)";
   if (value === undefined) return "(unset)";
-  const text = JSON.stringify(value);
-  if (typeof value !== "string" || value.length <= SHOWN) return text;
-  return `${JSON.stringify(`${value.slice(0, SHOWN - 1)}…`)} (${value.length} characters)`;
+  return shownValue(value);
 }

@@ -11,9 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { startSharedPacer } from "../client/tools";
 import { CREATED_JOURNAL_ENV } from "../resources/journal";
-
-/** Read by the providers' adoption check (provider/resources): the products other stacks record. */
-const OTHER_STACKS_INDEX_ENV = "SERVICEAPI_OTHER_STACKS_INDEX";
+import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
 import { retire } from "./moves";

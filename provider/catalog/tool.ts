@@ -81,7 +81,8 @@ function planned(discovery: Discovery, options: ToolOptions, command: Command): 
     stackSize: options.stackSize,
     stacks: options.stacks,
     base: options.base,
-    adoptManaged: options.config["serviceapi:adoptManaged"] === "allow",
+    // As the providers read it: --config first, then the environment.
+    adoptManaged: (options.config["serviceapi:adoptManaged"] ?? process.env.SERVICEAPI_ADOPT_MANAGED) === "allow",
   });
 }
 
@@ -404,11 +405,7 @@ function checkSettings(options: ToolOptions, env: NodeJS.ProcessEnv = process.en
   if (!env.SERVICEAPI_BASE_URL && options.config["serviceapi:baseUrl"] === undefined) {
     throw new CatalogError("no service URL: set SERVICEAPI_BASE_URL (or --config serviceapi:baseUrl=https://…)");
   }
-  const adopt = options.config["serviceapi:adoptManaged"];
-  if (adopt !== undefined && adopt !== "allow" && adopt !== "refuse") {
-    throw new CatalogError('--config serviceapi:adoptManaged must be "refuse" (the default) or "allow"');
-  }
-  return readSettings((key) => (key === "adoptManaged" ? undefined : options.config[`serviceapi:${key}`]), env).client;
+  return readSettings((key) => options.config[`serviceapi:${key}`], env).client;
 }
 
 /** What a stack's providers run with besides its products: a changed setting makes a resumed run run it again. */

@@ -35,7 +35,15 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
     const product = await client.createProduct({ projectId: project, title: "Old stack pro", slug: "old-pro" });
     await client.updateSite(site.id, { name: "Docs (old stack)" });
     const engine = await suite.newStack({ token: null, env: { SERVICEAPI_TOKEN: sim.token } });
-    const state = JSON.parse(readFileSync(FIXTURE, "utf8").replaceAll("__SIM_URL__", sim.url).replaceAll("__PRODUCT_ID__", product.id));
+    // The task's first run, a Monday ahead whenever the test runs (the fixture's own date was fixed, and would have passed).
+    const firstRun = nextWeeklyAt(new Date(Date.now() + 30 * 86_400_000), 1, 9);
+    const state = JSON.parse(
+      readFileSync(FIXTURE, "utf8")
+        .replaceAll("__SIM_URL__", sim.url)
+        .replaceAll("__PRODUCT_ID__", product.id)
+        .replaceAll("__SCHEDULED_AT__", firstRun.toISOString().replace(".000Z", "Z"))
+        .replaceAll("__NEXT_RUN_AT__", firstRun.toISOString()),
+    );
     await engine.stack.importStack(state);
     const spec = {
       products: { pro: { projectId: project, title: "Old stack pro", slug: "old-pro" } },
@@ -45,7 +53,7 @@ describe("a stack written before the restructure", { timeout: ENGINE_TIMEOUT_MS 
           projectId: project,
           title: "Old stack task",
           prompt: "P",
-          scheduledAt: nextWeeklyAt(new Date(Date.now() + 30 * 86_400_000), 1, 9).toISOString(),
+          scheduledAt: firstRun.toISOString().replace(".000Z", "Z"),
           rrule: "FREQ=WEEKLY",
         },
       },

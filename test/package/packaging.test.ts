@@ -183,11 +183,7 @@ describe("the published package", () => {
     // `npx serviceapi-catalog`: the link npm made, run by the `node` first on PATH (its `#!/usr/bin/env node`).
     const bin = join(project, "node_modules", ".bin", "serviceapi-catalog");
     const help = spawnSync(bin, ["--help"], { env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: "utf8" });
-    expect([help.status, help.stdout.split("\n")[0], help.stderr]).toEqual([
-      0,
-      "usage: serviceapi-catalog <command> [options]",
-      "",
-    ]);
+    expect([help.status, help.stdout.split("\n")[0], help.stderr]).toEqual([0, "usage: serviceapi-catalog <command> [options]", ""]);
     // The machine's own node is Node 20 (here and on CI): the built bin parses and runs on it, to say so.
     const node20 = execFileSync("/usr/bin/node", ["--version"], { encoding: "utf8" }).trim();
     expect(node20).toMatch(/^v20\./);

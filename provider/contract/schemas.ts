@@ -214,14 +214,31 @@ export const CreateTaskBody = z
 export interface ProductFieldSpec {
   /** A value a request may send, limits included (`null` aside: see `nullable`). */
   value: z.ZodType;
-  /** `null` is a value: a request sends it to clear the field, and a response may carry it. */
+  /**
+   * `null` is a value: a request sends it to clear the field, and a response may carry it. This also
+   * decides what a program that leaves the field out means: a nullable field is cleared (its value
+   * is "none"), any other is left as it is on the service (not managed).
+   */
   nullable: boolean;
-  /** A create takes it: `required`, `optional`, or not at all (`false`: only an update sets it). */
+  /**
+   * A create takes it: `required`, `optional`, or not at all (`false`: only an update sets it — the
+   * `Product` resource sends one PATCH after the POST when the program declares a value that differs).
+   */
   create: "required" | "optional" | false;
   /** How a response carries it (tolerant, as every record here: a value a newer server adds is kept). */
   record: z.ZodType;
   /** For people: what it is, its limits, what leaving it out does. The resource's schema and docs say this. */
   description: string;
+  /**
+   * A name people read on the service (a title, a slug): invisible and direction-overriding
+   * characters are refused too, before any request (`resources/checks.ts`).
+   */
+  shownToPeople?: true;
+  /**
+   * Two different valid values, for the tests that walk this table (`test/resources/field-table.test.ts`
+   * creates, changes, drifts, adopts and gives back every field with them).
+   */
+  examples: readonly [unknown, unknown];
 }
 
 /**
@@ -236,6 +253,8 @@ export const PRODUCT_FIELD_SPECS = {
     create: "required",
     record: z.string(),
     description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
+    shownToPeople: true,
+    examples: ["Pro", "Pro plan"],
   },
   description: {
     value: text(0, LIMITS.productDescription.max),
@@ -243,6 +262,7 @@ export const PRODUCT_FIELD_SPECS = {
     create: "optional",
     record: z.string().nullable(),
     description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
+    examples: ["Everything in Starter.", "Everything in Starter, plus SSO."],
   },
   slug: {
     value: text(LIMITS.productSlug.min, LIMITS.productSlug.max),
@@ -250,6 +270,8 @@ export const PRODUCT_FIELD_SPECS = {
     create: "optional",
     record: z.string().nullable(),
     description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
+    shownToPeople: true,
+    examples: ["pro", "pro-plan"],
   },
   status: {
     value: productStatus,
@@ -257,6 +279,7 @@ export const PRODUCT_FIELD_SPECS = {
     create: false,
     record: z.string() as z.ZodType<ProductStatus>,
     description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
+    examples: ["active", "draft"],
   },
   externalCheckoutUrl: {
     value: uri,
@@ -264,16 +287,17 @@ export const PRODUCT_FIELD_SPECS = {
     create: "optional",
     record: z.string().nullable(),
     description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
+    examples: ["https://shop.example.com/pro", "https://shop.example.com/pro-plan"],
   },
 } as const satisfies Record<string, ProductFieldSpec>;
 
-type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
+export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
 /** A product field's name. */
 export type ProductField = keyof ProductSpecs;
 /** Every product field, in the table's order. */
 export const PRODUCT_FIELD_NAMES = Object.keys(PRODUCT_FIELD_SPECS) as ProductField[];
 /** What a request may send for a field: its value, or `null` where that clears it. */
-type RequestValue<S extends ProductFieldSpec> = z.infer<S["value"]> | (S["nullable"] extends true ? null : never);
+export type RequestValue<S extends ProductFieldSpec> = z.infer<S["value"]> | (S["nullable"] extends true ? null : never);
 
 /** A field's schema in a request: its value, nullable where `null` clears it. */
 export function productRequestValue(field: ProductField): z.ZodType {

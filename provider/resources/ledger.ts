@@ -15,9 +15,10 @@
  * | taken again | Product `diff` (a replacement that adopts the resource's own product; a lost create taken over with `adoptId`) | Product `check`/`diff` (the adoption's preview) and `create` (adoption) | the new resource keeps what the old one knew — what the product was when first taken over, or that this stack created it — so `destroy` gives back or archives the right thing |
  */
 import type { Product } from "../client";
+import type { ProductField } from "../contract/schemas";
 
-/** A product's fields as a give-back keeps them (`product/taken-over.ts`). */
-type TakenFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl">;
+/** A product's fields as a give-back keeps them (`product/taken-over.ts`): every field of the contract's table. */
+type TakenFields = Pick<Product, ProductField>;
 
 export class CommandLedger {
   readonly #checked = new Set<string>();

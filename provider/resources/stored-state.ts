@@ -65,8 +65,13 @@ export function inputCodec<I>(fields: ResourceFields<I>): InputCodec<I> {
   const shape = Object.fromEntries(
     Object.entries(fields.inputs as Record<string, ResourceFields["inputs"][string]>).map(([name, field]) => {
       const type = jsonType(field.schema);
+      // A value not known yet (preview) is Pulumi's sentinel string, whatever the field's type.
       const value =
-        type === "boolean" ? z.union([z.boolean(), z.literal(UNKNOWN)]) : type === "number" || type === "integer" ? z.number() : z.string();
+        type === "boolean"
+          ? z.union([z.boolean(), z.literal(UNKNOWN)])
+          : type === "number" || type === "integer"
+            ? z.union([z.number(), z.literal(UNKNOWN)])
+            : z.string();
       return [name, field.required ? value : value.optional()];
     }),
   );

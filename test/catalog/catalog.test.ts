@@ -19,9 +19,11 @@ import {
   type CatalogProduct,
 } from "../../provider/catalog/catalog";
 import { CatalogError } from "../../provider/catalog/errors";
+import { PRODUCT_FIELD_NAMES } from "../../provider/contract/schemas";
 
 const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
-const FIELD_LIST = "one of project, projectId, title, description, slug, status, externalCheckoutUrl, onDelete, adoptId";
+/** `project`, then every input of the Product resource (whose fields are the contract's table), in the table's order. */
+const FIELD_LIST = `one of ${["project", "projectId", ...PRODUCT_FIELD_NAMES, "onDelete", "adoptId"].join(", ")}`;
 
 /** The error `run` throws (failing the test when it throws none, or not a CatalogError). */
 function refusal(run: () => unknown): CatalogError {

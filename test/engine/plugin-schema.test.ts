@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS } from "../../provider/contract/schemas";
 import { ENGINE_TIMEOUT_MS, REPO, pulumiCli } from "../../scripts/engine/driver";
 
 interface Property {
@@ -47,9 +48,10 @@ function documentedInputs(type: string): Map<string, string> {
 
 /** What users are promised, per resource: every input, the required ones, the ones whose change replaces. */
 const PROMISED = {
+  // The API's fields are the contract's table (each walked by test/resources/field-table.test.ts); the rest are the resource's own.
   Product: {
-    inputs: ["adoptId", "description", "externalCheckoutUrl", "onDelete", "projectId", "slug", "status", "title"],
-    required: ["projectId", "title"],
+    inputs: ["adoptId", "onDelete", "projectId", ...PRODUCT_FIELD_NAMES].sort(),
+    required: ["projectId", ...PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "required")].sort(),
     replaces: ["projectId"],
     outputs: ["type"],
   },

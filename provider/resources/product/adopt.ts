@@ -20,6 +20,7 @@
  * delete never archives a product another resource of the stack claimed.
  */
 import { PermissionDeniedError, type Product } from "../../client";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS } from "../../contract/schemas";
 import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
@@ -110,7 +111,8 @@ export async function previewAdoption(
  * deployed, cannot be seen — hence "in one stack only".
  */
 function ownedFromNowOn(desired: Partial<Desired>): string {
-  const fields = ["title", "description", "slug", "externalCheckoutUrl", ...(desired.status !== undefined ? ["status"] : [])];
+  // A nullable field is managed declared or not (left out, it is cleared); any other only when declared.
+  const fields = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable || desired[field] !== undefined);
   return (
     `From then on this stack manages its ${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}: every \`pulumi up\` sets them as ` +
     "the program declares, undoing changes made elsewhere (adopt a product in one stack only). projectId is taken on trust: " +

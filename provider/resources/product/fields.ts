@@ -4,11 +4,20 @@
  * refuses, what the plugin schema says, what docs/resources.md lists.
  */
 import { z } from "zod";
-import type { KnownProductStatus, Product, ProductStatus } from "../../client";
-import { LIMITS, PRODUCT_STATUSES, productRequestValue, uuid } from "../../contract/schemas";
+import type { Product, ProductStatus } from "../../client";
+import {
+  PRODUCT_FIELD_NAMES,
+  PRODUCT_FIELD_SPECS,
+  productRequestValue,
+  uuid,
+  type ProductField,
+  type ProductFieldSpec,
+  type ProductSpecs,
+  type RequestValue,
+} from "../../contract/schemas";
 import { Failures, checkInputs } from "../checks";
 import type { Secret } from "../secret-output";
-import { propertyNames, type ResourceFields } from "../fields";
+import { propertyNames, type InputField, type ResourceFields } from "../fields";
 import type { CheckFailure, Values } from "../lifecycle";
 import { DECLARED, declaredKeys, type Stored } from "../stored-state";
 import { UNCONFIRMED } from "../unconfirmed";
@@ -16,20 +25,19 @@ import { UNCONFIRMED } from "../unconfirmed";
 const ON_DELETE = ["archive", "retain"] as const;
 export type ProductOnDelete = (typeof ON_DELETE)[number];
 
+/**
+ * What a program declares for each of the API's fields (the contract's table, `PRODUCT_FIELD_SPECS`):
+ * a field a create requires is required; any other may be left out, or `null` where null is a value.
+ * Each field's description is the table's, which the plugin schema, the SDKs and docs/resources.md show.
+ */
+export type ProductFieldInputs = {
+  [K in ProductField as ProductSpecs[K]["create"] extends "required" ? K : never]: RequestValue<ProductSpecs[K]>;
+} & { [K in ProductField as ProductSpecs[K]["create"] extends "required" ? never : K]?: RequestValue<ProductSpecs[K]> };
+
 /** What a program declares for a product (`ProductArgs` is this with `Input<…>` values). */
-export interface ProductInputs {
+export type ProductInputs = ProductFieldInputs & {
   /** The project the product belongs to. Changing it replaces the product. */
   projectId: string;
-  /** 1 to 1024 characters. */
-  title: string;
-  /** Up to 10,000 characters. Leaving it out (or `null`) means no description: removing it from the program clears it. */
-  description?: string | null;
-  /** 1 to 1024 characters. Leaving it out (or `null`) clears it. */
-  slug?: string | null;
-  /** Set after create with one PATCH when it differs from the service's initial status. Leaving it out leaves the status alone. */
-  status?: KnownProductStatus;
-  /** An absolute URI (RFC 3986). Leaving it out (or `null`) clears it. */
-  externalCheckoutUrl?: string | null;
   /**
    * What `pulumi destroy` (or removing the resource) does: `archive` sets status archived (the
    * default for a product this stack created); `retain` only forgets it. Left out for a product
@@ -43,7 +51,7 @@ export interface ProductInputs {
    * `pulumi destroy` gives it back as found, unless `onDelete` says otherwise.
    */
   adoptId?: string;
-}
+};
 
 /** The inputs as a lifecycle request carries them (decoded by `PRODUCT_FIELDS`). */
 export type Desired = Stored<ProductInputs>;
@@ -56,10 +64,9 @@ export type Desired = Stored<ProductInputs>;
  */
 export const RESTORE_STATUS = "__statusBeforeArchive";
 
-/** A product's fields as the service reports them (or as the state last recorded them). */
-export type LiveFields = Pick<Product, "title" | "description" | "slug" | "status" | "externalCheckoutUrl"> & {
-  [RESTORE_STATUS]?: ProductStatus;
-};
+/** A product's fields as the service reports them (or as the state last recorded them): every field of the table. */
+export type KeptFields = Pick<Product, ProductField>;
+export type LiveFields = KeptFields & { [RESTORE_STATUS]?: ProductStatus };
 
 /** The hidden output (the CLI hides `__` keys) of a product taken over: what it was then, and what this stack last set (`taken-over.ts`). */
 export const TAKEN_OVER = "__takenOver";
@@ -69,10 +76,6 @@ export const TAKEN_OVER = "__takenOver";
  * again. It is archived like any other product this stack created.
  */
 export const CREATED_HERE = "__createdByThisStack";
-
-/** The fields a give-back can set again, in the order messages name them. */
-export const GIVEN_BACK = ["title", "description", "slug", "status", "externalCheckoutUrl"] as const;
-export type KeptFields = Pick<Product, (typeof GIVEN_BACK)[number]>;
 
 export interface TakenOver {
   /** The product when this stack took it over. */
@@ -90,16 +93,17 @@ export interface Ownership {
   [CREATED_HERE]?: true;
 }
 
-export interface ProductOutputs extends Ownership {
+/** The fields a create cannot carry (the table's `create: false`): one PATCH after the POST sets them. */
+type UpdateOnlyField = { [K in ProductField]: ProductSpecs[K]["create"] extends false ? K : never }[ProductField];
+
+/**
+ * A product's state: every field of the table as the service reports it (a status newer than this
+ * package is kept as it is), the `type` the service sets, and what only the stack knows.
+ */
+export interface ProductOutputs extends Ownership, KeptFields {
   projectId: string;
-  title: string;
-  description: string | null;
-  slug: string | null;
-  /** As the service reports it; a status newer than this package is kept as it is. */
-  status: ProductStatus;
   /** Set by the service. */
   type: string;
-  externalCheckoutUrl: string | null;
   onDelete: ProductOnDelete;
   adoptId?: string;
   [DECLARED]: string[];
@@ -107,6 +111,18 @@ export interface ProductOutputs extends Ownership {
   [UNCONFIRMED]?: unknown;
   /** Only after a refresh found the product archived behind Pulumi's back (`RESTORE_STATUS`). */
   [RESTORE_STATUS]?: ProductStatus;
+}
+
+/** A field of the table as an input of the resource: its request schema, limits and description are the contract's. */
+function apiInput(field: ProductField): InputField {
+  const spec: ProductFieldSpec = PRODUCT_FIELD_SPECS[field];
+  return {
+    schema: productRequestValue(field).optional(),
+    ...(spec.create === "required" && { required: true }),
+    ...(spec.shownToPeople && { shownToPeople: true }),
+    ...(spec.value instanceof z.ZodEnum && { oneOf: spec.value.options as readonly string[] }),
+    description: spec.description,
+  };
 }
 
 /** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
@@ -118,30 +134,7 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
     "only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
-    title: {
-      schema: productRequestValue("title").optional(),
-      required: true,
-      shownToPeople: true,
-      description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
-    },
-    description: {
-      schema: productRequestValue("description").optional(),
-      description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
-    },
-    slug: {
-      schema: productRequestValue("slug").optional(),
-      shownToPeople: true,
-      description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
-    },
-    status: {
-      schema: productRequestValue("status").optional(),
-      oneOf: PRODUCT_STATUSES,
-      description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
-    },
-    externalCheckoutUrl: {
-      schema: productRequestValue("externalCheckoutUrl").optional(),
-      description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
-    },
+    ...(Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, apiInput(field)])) as Record<ProductField, InputField>),
     onDelete: {
       schema: z.enum(ON_DELETE),
       oneOf: ON_DELETE,
@@ -165,8 +158,10 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
 /** Every property of the resource, for the resource class. */
 export const PRODUCT_OUTPUTS = propertyNames(PRODUCT_FIELDS);
 
-/** Fields where leaving the input out means "no value": removing one from the program sends `null`. */
-export const NULLABLE = ["description", "slug", "externalCheckoutUrl"] as const;
+/** Fields where leaving the input out means "no value": removing one from the program sends `null` (the table's `nullable`). */
+export const NULLABLE: readonly ProductField[] = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable);
+/** Fields a create cannot carry (the table's `create: false`): set by one PATCH after the POST. */
+export const UPDATE_ONLY = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === false) as UpdateOnlyField[];
 
 /**
  * Every problem with a product's inputs, each naming the field, the problem and the limit, never
@@ -179,30 +174,29 @@ export function productInputFailures(news: Values): CheckFailure[] {
   return failures.list;
 }
 
+/** Every field of the table as `record` holds it, `null` for a field it lacks (a response may omit one the spec does not require). */
+export function keptFields(record: Partial<KeptFields>): KeptFields {
+  return Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, record[field] ?? null])) as KeptFields;
+}
+
 /** The state of a product: the record's fields, and what only the stack knows (projectId, onDelete, adoptId, the declared names). */
 export function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): ProductOutputs {
   return {
     projectId: desired.projectId,
-    title: record.title,
-    description: record.description ?? null,
-    slug: record.slug ?? null,
-    status: record.status,
+    ...keptFields(record),
     type: record.type,
-    externalCheckoutUrl: record.externalCheckoutUrl ?? null,
     onDelete: desired.onDelete ?? "archive",
     ...(desired.adoptId !== undefined && { adoptId: desired.adoptId }),
     [DECLARED]: declaredKeys(desired),
   };
 }
 
-/** The placeholder's state: what the program declared, as nothing came back from the service. */
-export function unconfirmedOutputs(desired: Desired): Omit<ProductOutputs, "status" | "type"> {
+/** The placeholder's state: what the program declared for the fields a create carries, as nothing came back from the service. */
+export function unconfirmedOutputs(desired: Desired): Omit<ProductOutputs, "type" | UpdateOnlyField> {
+  const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
   return {
     projectId: desired.projectId,
-    title: desired.title,
-    description: desired.description ?? null,
-    slug: desired.slug ?? null,
-    externalCheckoutUrl: desired.externalCheckoutUrl ?? null,
+    ...(Object.fromEntries(sent.map((field) => [field, desired[field] ?? null])) as Omit<KeptFields, UpdateOnlyField>),
     onDelete: desired.onDelete ?? "archive",
     [DECLARED]: declaredKeys(desired),
   };

@@ -6,7 +6,6 @@
 export { product } from "./lifecycle";
 export {
   PRODUCT_FIELDS,
-  NULLABLE as PRODUCT_NULLABLE,
   PRODUCT_OUTPUTS,
   productInputFailures,
   type ProductInputs,

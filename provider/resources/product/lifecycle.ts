@@ -5,7 +5,8 @@
  * and the one-product-one-resource claims (`adopt.ts`), refresh and import (`refresh.ts`), and what
  * a product taken over gets back at delete (`taken-over.ts`).
  */
-import type { Product } from "../../client";
+import type { CreateProductBody, Product, UpdateProductBody } from "../../client";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField } from "../../contract/schemas";
 import { isUnknown } from "../checks";
 import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound } from "../errors";
@@ -14,7 +15,7 @@ import { announceDiff, label, logCreated } from "../messages";
 import { DECLARED, declaredKeys } from "../stored-state";
 import { isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "../unconfirmed";
 import { adopt, claimAdoption, claimManaged, previewAdoption } from "./adopt";
-import { CREATED_HERE, PRODUCT_FIELDS, outputs, unconfirmedOutputs, type Desired, type ProductOutputs } from "./fields";
+import { CREATED_HERE, PRODUCT_FIELDS, UPDATE_ONLY, outputs, unconfirmedOutputs, type Desired, type ProductOutputs } from "./fields";
 import { buildProductPatch } from "./patch";
 import { importRecord, read } from "./refresh";
 import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
@@ -96,14 +97,11 @@ async function previewReplacement(
 
 async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
   if (desired.adoptId !== undefined) return adopt(ctx, desired.adoptId, desired, name);
-  // Every declared field but what only the stack knows (onDelete, adoptId) and what the create body
-  // cannot carry (status: one PATCH after), so a field added to the table is sent without more code.
-  const { status: _status, onDelete: _onDelete, adoptId: _adoptId, ...body } = desired;
   const client = ctx.client();
   let created: Product;
   const sent = new Date();
   try {
-    created = await client.createProduct(body);
+    created = await client.createProduct(createBody(desired));
   } catch (error) {
     if (!mayHaveSucceeded(error)) throw error;
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second product.
@@ -114,19 +112,35 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
     );
   }
   logCreated(ctx, "Product", created.id, name);
-  // The create body cannot carry status, so a declared status that differs needs one PATCH more.
-  if (desired.status === undefined || desired.status === created.status) return { id: created.id, outs: outputs(created, desired) };
+  // The create body cannot carry every field (`create: false` in the contract's table: status), so a
+  // declared value that differs from the new record's needs one PATCH more.
+  const later = pick(
+    desired,
+    UPDATE_ONLY.filter((field) => desired[field] !== (created[field] ?? null)),
+  ) as UpdateProductBody;
+  const fields = Object.keys(later).join(", ");
+  if (fields === "") return { id: created.id, outs: outputs(created, desired) };
   try {
-    const record = await client.updateProduct(created.id, { status: desired.status });
+    const record = await client.updateProduct(created.id, later);
     return { id: created.id, outs: outputs(record, desired) };
   } catch (error) {
     throw new PartialFailure(
       created.id,
       outputs(created, desired),
-      `${label("Product", created.id, name)} was created, but setting its status failed: ${(error as Error).message} ` +
-        "The product is recorded in the stack; the next `pulumi up` sets the status with a PATCH and creates no second product.",
+      `${label("Product", created.id, name)} was created, but setting its ${fields} failed: ${(error as Error).message} ` +
+        `The product is recorded in the stack; the next \`pulumi up\` sets the ${fields} with a PATCH and creates no second product.`,
     );
   }
+}
+
+/** The POST body: the project and every declared field a create carries (the contract's table), so a field added there is sent without more code. */
+function createBody(desired: Desired): CreateProductBody {
+  const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
+  return { projectId: desired.projectId, ...pick(desired, sent) } as CreateProductBody;
+}
+
+function pick(desired: Desired, fields: readonly ProductField[]): Partial<Desired> {
+  return Object.fromEntries(fields.filter((field) => desired[field] !== undefined).map((field) => [field, desired[field]]));
 }
 
 async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, ProductOutputs>) {

@@ -5,28 +5,27 @@
  * validates the body against the contract and sends it.
  */
 import type { KnownProductStatus, ProductStatus, UpdateProductBody } from "../../client";
-import { PRODUCT_STATUSES } from "../../contract/schemas";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, PRODUCT_STATUSES } from "../../contract/schemas";
 import { isUnknown } from "../checks";
 import { shown } from "../messages";
-import { NULLABLE, RESTORE_STATUS, type Desired, type LiveFields } from "./fields";
+import { RESTORE_STATUS, type Desired, type LiveFields } from "./fields";
 
 /**
- * The smallest PATCH that makes `current` match the program: only fields that differ; a nullable
- * field the program leaves out becomes `null`; `title`/`status` left out are not managed — except
- * that a status archived behind Pulumi's back is set back (`RESTORE_STATUS`).
+ * The smallest PATCH that makes `current` match the program, walking the contract's field table:
+ * only fields that differ; a nullable field the program leaves out becomes `null`; any other field
+ * left out (`status`) is not managed — except that a status archived behind Pulumi's back is set
+ * back (`RESTORE_STATUS`).
  */
 export function buildProductPatch(current: LiveFields, desired: Partial<Desired>): UpdateProductBody {
-  const patch: UpdateProductBody = {};
-  if (desired.title !== undefined && desired.title !== current.title) patch.title = desired.title;
-  for (const key of NULLABLE) {
-    const want = desired[key] ?? null;
-    if (want !== (current[key] ?? null)) patch[key] = want;
+  const patch: Record<string, unknown> = {};
+  for (const field of PRODUCT_FIELD_NAMES) {
+    const want = PRODUCT_FIELD_SPECS[field].nullable ? (desired[field] ?? null) : desired[field];
+    if (want !== undefined && want !== (current[field] ?? null)) patch[field] = want;
   }
-  if (desired.status !== undefined && desired.status !== current.status) patch.status = desired.status;
   const restore = current[RESTORE_STATUS];
   if (desired.status === undefined && current.status === "archived" && isKnownStatus(restore) && restore !== "archived")
     patch.status = restore;
-  return patch;
+  return patch as UpdateProductBody;
 }
 
 /** One field a step changes: its value before and after (as the stack holds it, and as the program declares it). */

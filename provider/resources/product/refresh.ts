@@ -5,6 +5,7 @@
  * `pulumi import` prints matches the record.
  */
 import type { Product } from "../../client";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, productRequestValue, type ProductField } from "../../contract/schemas";
 import type { ProviderContext } from "../context";
 import { UserError, isNotFound, withAdvice } from "../errors";
 import { projectAndRecordId } from "../import-id";
@@ -14,7 +15,6 @@ import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
 import { managedElsewhere } from "./managed-elsewhere";
 import { NULLABLE, PRODUCT_FIELDS, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
-import { isKnownStatus } from "./patch";
 import { ownershipAfter, tookOver } from "./taken-over";
 
 export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
@@ -68,8 +68,20 @@ function pickInputs(state: object): object {
 }
 
 /**
- * Takes an existing product into the stack: its live fields become the inputs (`title`, `status`,
- * and each nullable field that has a value), so the code `pulumi import` prints matches it — unless
+ * A live value that becomes an input at import: a required field's always; a nullable field's when
+ * it has one (left out, the next `up` would clear it); any other's when this package can send it
+ * (a status newer than this package is left out: not managed).
+ */
+function importable(field: ProductField, value: unknown): boolean {
+  const spec = PRODUCT_FIELD_SPECS[field];
+  if (spec.create === "required") return true;
+  if (value === null || value === undefined) return false;
+  return spec.nullable || productRequestValue(field).safeParse(value).success;
+}
+
+/**
+ * Takes an existing product into the stack: its live fields become the inputs (each field
+ * `importable` says), so the code `pulumi import` prints matches it — unless
  * another stack of the state backend manages it (refused, or a warning: `managed-elsewhere.ts`).
  */
 export async function importRecord(ctx: ProviderContext, { name, id, hint }: ImportRequest): Promise<ReadResult<ProductOutputs>> {
@@ -88,9 +100,7 @@ export async function importRecord(ctx: ProviderContext, { name, id, hint }: Imp
   ctx.ledger.noteImported("Product", recordId);
   const live = {
     ...(projectId !== undefined && { projectId }),
-    title: record.title,
-    ...(isKnownStatus(record.status) && { status: record.status }),
-    ...Object.fromEntries(NULLABLE.filter((key) => record[key] !== null).map((key) => [key, record[key]])),
+    ...Object.fromEntries(PRODUCT_FIELD_NAMES.filter((key) => importable(key, record[key])).map((key) => [key, record[key]])),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
   } as Desired;
   const declared = declaredKeys(live);

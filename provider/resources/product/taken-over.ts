@@ -23,29 +23,18 @@ import type { ProviderContext } from "../context";
 import { isNotFound } from "../errors";
 import { secret, revealed, type Secret } from "../secret-output";
 import { DECLARED } from "../stored-state";
+import { PRODUCT_FIELD_NAMES, productRequestValue } from "../../contract/schemas";
 import {
   CREATED_HERE,
-  GIVEN_BACK,
   TAKEN_OVER,
+  keptFields,
   type Desired,
-  type KeptFields,
   type LiveFields,
   type Ownership,
   type ProductOutputs,
   type TakenAgain,
   type TakenOver,
 } from "./fields";
-import { isKnownStatus } from "./patch";
-
-export function keptFields(record: LiveFields): KeptFields {
-  return {
-    title: record.title,
-    description: record.description ?? null,
-    slug: record.slug ?? null,
-    status: record.status,
-    externalCheckoutUrl: record.externalCheckoutUrl ?? null,
-  };
-}
 
 /** The record of a product taken over now: as found, and as this stack's write left it. */
 export function tookOver(found: LiveFields, written: LiveFields): Ownership {
@@ -105,7 +94,7 @@ const NOT_ARCHIVED = 'It is not archived: this stack took it over rather than cr
  * since by someone else is left as it is, and said so. Nothing is read when this stack changed nothing.
  */
 export async function giveBack(ctx: ProviderContext, who: string, id: string, record: TakenOver): Promise<void> {
-  const changed = GIVEN_BACK.filter((key) => !same(record.found[key], record.set[key]));
+  const changed = PRODUCT_FIELD_NAMES.filter((key) => !same(record.found[key], record.set[key]));
   if (changed.length === 0) {
     ctx.info(`${who}: nothing sent; this stack took it over and changed none of its fields, so it stays as it was found. ${NOT_ARCHIVED}`);
     return;
@@ -123,8 +112,8 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
   for (const key of changed) {
     if (same(live[key], record.found[key])) continue;
     const found = record.found[key];
-    // Changed since this stack set it, or a status newer than this package (it cannot be sent).
-    if (!same(live[key], record.set[key]) || (key === "status" && !isKnownStatus(found as Product["status"]))) since.push(key);
+    // Changed since this stack set it, or a value this package cannot send (a status newer than it).
+    if (!same(live[key], record.set[key]) || !productRequestValue(key).safeParse(found).success) since.push(key);
     else body[key] = found;
   }
   if (since.length > 0) {

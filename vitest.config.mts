@@ -23,6 +23,8 @@ export default defineConfig({
     // Around the whole run, whichever projects it selects: the toolchain check and the leak check.
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 20_000,
+    // A test's vi.stubEnv ends with the test, even one that forgets: files share workers (isolate: false).
+    unstubEnvs: true,
     hookTimeout: 20_000,
     // Every test starts its own simulator on an ephemeral loopback port, so files run in parallel.
     fileParallelism: true,

@@ -80,6 +80,11 @@ export interface ClientOptions {
    * stops answering, the client paces alone and logs one `warning` event. Default: none, the client paces alone.
    */
   sharedPacerUrl?: string;
+  /**
+   * Where the `SERVICEAPI_*` defaults above are read. Default: `process.env`. The provider passes the
+   * environment it read its settings from, so a client never sees a variable its settings did not.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Every wait and every time the client reads goes through this, so a test can run it without real waits. */
@@ -146,7 +151,8 @@ type NumericOption = keyof typeof NUMERIC_OPTIONS;
 /** Shorter tokens are refused: redacting a one-letter token would corrupt every message it appears in. */
 export const MIN_TOKEN_LENGTH = 8;
 
-export function resolveConfig(options: ClientOptions, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+export function resolveConfig(options: ClientOptions, fallbackEnv: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const env = options.env ?? fallbackEnv;
   const labels = { ...options.optionLabels };
   const label = (name: OptionName) => labels[name] ?? name;
   const token = options.token ?? env.SERVICEAPI_TOKEN;

@@ -143,6 +143,7 @@ export class ProviderContext {
   client(): ServiceApiClient {
     this.#client ??= new ServiceApiClient({
       ...this.settings().client,
+      env: this.#env,
       stopSignal: this.#stop.signal,
       tokenGate: this.#gate,
       // A client's warning (a shared pacer that stopped answering) reaches the user once, as a Pulumi warning.

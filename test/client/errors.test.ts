@@ -1,5 +1,5 @@
 import { MockAgent } from "undici";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   ApiError,
   AuthenticationError,
@@ -253,22 +253,20 @@ describe("configuration", () => {
   });
 
   it("requires a token and a base URL, reading SERVICEAPI_* from the environment", () => {
-    const saved = { ...process.env };
-    try {
-      delete process.env.SERVICEAPI_TOKEN;
-      delete process.env.SERVICEAPI_BASE_URL;
-      expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow(
-        "token is required: pass `token` or set SERVICEAPI_TOKEN",
-      );
-      expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow(
-        "baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL",
-      );
-      process.env.SERVICEAPI_TOKEN = "from-env-token";
-      process.env.SERVICEAPI_BASE_URL = "https://x.example";
-      expect(new ServiceApiClient().baseUrl).toBe("https://x.example/");
-    } finally {
-      process.env = saved;
-    }
+    // vi.stubEnv, never an assignment to process.env: files share a worker (isolate: false), and a
+    // replaced process.env object outlives this test and hides later stubs from the code under test.
+    onTestFinished(() => void vi.unstubAllEnvs());
+    vi.stubEnv("SERVICEAPI_TOKEN", undefined);
+    vi.stubEnv("SERVICEAPI_BASE_URL", undefined);
+    expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow(
+      "token is required: pass `token` or set SERVICEAPI_TOKEN",
+    );
+    expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow(
+      "baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL",
+    );
+    vi.stubEnv("SERVICEAPI_TOKEN", "from-env-token");
+    vi.stubEnv("SERVICEAPI_BASE_URL", "https://x.example");
+    expect(new ServiceApiClient().baseUrl).toBe("https://x.example/");
   });
 
   it("rejects credentials in the URL and bad numbers", () => {

@@ -229,6 +229,17 @@ describe("the provider process", () => {
       `warning: serviceapi: ${unreachableText(pacer.url, "SERVICEAPI_SHARED_PACER_URL", `connect ECONNREFUSED 127.0.0.1:${port}`)}`,
     ]);
   });
+
+  it("reads it from the environment it was given, never from process.env besides", async () => {
+    const sim = await simulator();
+    const pacer = await sharedPacer();
+    vi.stubEnv("SERVICEAPI_SHARED_PACER_URL", pacer.url);
+    onTestFinished(() => void vi.unstubAllEnvs());
+    const ctx = new ProviderContext({ sink: () => {}, env: { SERVICEAPI_TOKEN: sim.token, SERVICEAPI_BASE_URL: sim.url } });
+    onTestFinished(() => ctx.close());
+    await listSites(ctx.client());
+    expect(pacer.stats().acquired).toBe(0);
+  });
 });
 
 /** Tells the pacer at `url` something, as a client would. */

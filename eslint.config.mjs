@@ -98,6 +98,24 @@ export default tseslint.config(
     },
   },
   {
+    // Tests run the simulator's source, as they run the package's: `../simulator` (the folder) resolves
+    // through its package.json to simulator/dist, a build that is stale as soon as the contract changes.
+    files: ["test/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+simulator(/dist(/.*)?)?$",
+              message: "tests import the simulator as pulumi-serviceapi-simulator (its source): the folder resolves to its build",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The demo, the bench and the engine driver they share with the tests (scripts/engine/) import no test code:
     // a test refactor cannot break the README's main command.
     files: ["scripts/**", "bench/**"],

@@ -2,9 +2,27 @@ import { setTimeout as realSleep } from "node:timers/promises";
 import { request } from "undici";
 import { afterAll, onTestFinished } from "vitest";
 import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider/client";
-import { startSimulator, type Simulator, type SimulatorOptions } from "../simulator";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField, type ProductSpecs } from "../provider/contract/schemas";
+import { startSimulator, type Simulator, type SimulatorOptions } from "pulumi-serviceapi-simulator";
 
 export { rejectionOf, until } from "../scripts/engine/async";
+
+/** Every nullable field of the contract's product table, as null: what a record holds for a field never set. */
+export const NULL_PRODUCT_FIELDS = Object.fromEntries(
+  PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable).map((field) => [field, null]),
+) as { [K in ProductField as ProductSpecs[K]["nullable"] extends true ? K : never]: null };
+
+/**
+ * A product record as the service sends it, built from the contract's field table (null where a field
+ * is nullable, the table's first example otherwise) with `over` on top: a fixture that a field added
+ * to the table cannot make stale.
+ */
+export function productRecord(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const fields = Object.fromEntries(
+    PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].nullable ? null : PRODUCT_FIELD_SPECS[field].examples[0]]),
+  );
+  return { object: "product", id: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", type: "digital", ...fields, ...over };
+}
 
 /** Simulators started outside a test (in a `beforeAll`), for the file's tests. */
 const forFile: Simulator[] = [];

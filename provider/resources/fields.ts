@@ -47,9 +47,15 @@ export function propertyNames<I>(fields: ResourceFields<I>): string[] {
   return [...Object.keys(fields.inputs), ...Object.keys(fields.outputs)];
 }
 
-/** A field's type as the wire carries it (`string`, `boolean`, …), read from the JSON Schema zod gives for its schema. */
+/**
+ * A field's type as the wire carries it (`string`, `integer`, `boolean`, …), read from the JSON Schema
+ * zod gives for its schema; `null` is left out, as a nullable field is given as `anyOf: [<type>, null]`.
+ */
 export function jsonType(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as { type?: string | string[] };
-  const types = (Array.isArray(json.type) ? json.type : [json.type]).filter((t) => t !== undefined && t !== "null");
-  return types[0] ?? "string";
+  type Json = { type?: string | string[]; anyOf?: Json[] };
+  const types = (json: Json): string[] => [
+    ...(json.type === undefined ? [] : Array.isArray(json.type) ? json.type : [json.type]),
+    ...(json.anyOf ?? []).flatMap(types),
+  ];
+  return types(z.toJSONSchema(schema, { unrepresentable: "any" }) as Json).find((t) => t !== "null") ?? "string";
 }

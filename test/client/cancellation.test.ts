@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider/client";
-import { DEFAULT_IDS } from "../../simulator";
+import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;

@@ -14,8 +14,8 @@ import {
   ServiceApiError,
   ServiceUnavailableError,
 } from "../../provider/client";
-import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "../../simulator";
-import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
+import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "pulumi-serviceapi-simulator";
+import { ScaledClock, clientFor, productRecord, rejectionOf, simulator } from "../helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
@@ -167,15 +167,8 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   }
 
   it("a record missing a field raises ResponseValidationError naming the operation and field", async () => {
-    const client = mocked(200, {
-      object: "product",
-      id: MISSING,
-      title: "x",
-      description: null,
-      slug: null,
-      type: "digital",
-      externalCheckoutUrl: null,
-    });
+    const { status: _left, ...record } = productRecord({ id: MISSING });
+    const client = mocked(200, record);
     const err = await failure(client.updateProduct(MISSING, {}));
     expect(err).toBeInstanceOf(ResponseValidationError);
     expect(err.message).toBe(
@@ -196,16 +189,7 @@ describe("responses that break the schema (MockAgent: the simulator cannot produ
   });
 
   it("unknown extra fields are tolerated and dropped", async () => {
-    const record = {
-      object: "product",
-      id: MISSING,
-      title: "x",
-      description: null,
-      slug: null,
-      status: "draft",
-      type: "digital",
-      externalCheckoutUrl: null,
-    };
+    const record = productRecord({ id: MISSING });
     const client = mocked(200, { ...record, createdAt: "2026-01-01", tags: ["new"] });
     expect(await client.updateProduct(MISSING, {})).toEqual(record);
   });
@@ -258,9 +242,7 @@ describe("configuration", () => {
     onTestFinished(() => void vi.unstubAllEnvs());
     vi.stubEnv("SERVICEAPI_TOKEN", undefined);
     vi.stubEnv("SERVICEAPI_BASE_URL", undefined);
-    expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow(
-      "token is required: pass `token` or set SERVICEAPI_TOKEN",
-    );
+    expect(() => new ServiceApiClient({ baseUrl: "https://x.example" })).toThrow("token is required: pass `token` or set SERVICEAPI_TOKEN");
     expect(() => new ServiceApiClient({ token: "tok_0123456789" })).toThrow(
       "baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL",
     );

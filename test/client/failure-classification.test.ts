@@ -11,7 +11,7 @@ import {
   ServiceUnavailableError,
   TimeoutError,
 } from "../../provider/client";
-import { DEFAULT_IDS } from "../../simulator";
+import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;

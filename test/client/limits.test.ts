@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RequestValidationError, type ServiceApiClient } from "../../provider/client";
-import { DEFAULT_IDS, type Simulator } from "../../simulator";
+import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { clientFor, envelope, raw, rejectionOf, simulator } from "../helpers";
 import { daysAhead } from "../support/time";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_IDS } from "../../simulator";
-import { clientFor, simulator } from "../helpers";
+import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
+import { NULL_PRODUCT_FIELDS, clientFor, simulator } from "../helpers";
 import { nextWeeklyAt } from "../support/time";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -118,14 +118,13 @@ describe("each operation against the simulator", () => {
     const { client } = clientFor(sim);
     const product = await client.createProduct({ title: "Pro plan", projectId: DEFAULT_IDS.acmeWeb, slug: "pro" });
     expect(product).toEqual({
+      ...NULL_PRODUCT_FIELDS,
       object: "product",
       id: expect.stringMatching(UUID),
       title: "Pro plan",
-      description: null,
       slug: "pro",
       status: "draft",
       type: "digital",
-      externalCheckoutUrl: null,
     });
     const req = sim.requests("products.create")[0]!;
     expect(req).toMatchObject({

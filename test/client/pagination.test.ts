@@ -1,7 +1,7 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import { PaginationError, ServiceApiClient } from "../../provider/client";
-import { DEFAULT_IDS, defaultSeed, seedId } from "../../simulator";
+import { DEFAULT_IDS, defaultSeed, seedId } from "pulumi-serviceapi-simulator";
 import { clientFor, raw, simulator } from "../helpers";
 
 describe("cursor pagination", () => {

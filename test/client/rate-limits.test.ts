@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitError, type LogEvent } from "../../provider/client";
 import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../provider/client/internal/rate-limit-pacer";
-import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "../../simulator";
+import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "pulumi-serviceapi-simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
 
 const at = (r: LoggedRequest) => Date.parse(r.time);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider/client";
-import { DEFAULT_IDS } from "../../simulator";
+import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
 import { ScaledClock, clientFor, simulator, until } from "../helpers";
 import { daysAhead } from "../support/time";
 

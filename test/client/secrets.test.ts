@@ -1,7 +1,7 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import { ServiceApiClient, type LogEvent } from "../../provider/client";
-import { DEFAULT_IDS } from "../../simulator";
+import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
 
 const P = DEFAULT_IDS.acmeWeb;
 

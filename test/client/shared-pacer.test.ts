@@ -13,7 +13,7 @@ import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client
 import { startSharedPacer, type SharedPacer } from "../../provider/client/tools";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
-import { DEFAULT_IDS, type Simulator } from "../../simulator";
+import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 
 const listSites = (client: ServiceApiClient, options?: { signal?: AbortSignal }) =>

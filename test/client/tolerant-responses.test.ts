@@ -1,8 +1,8 @@
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import { ServiceApiClient, type Product } from "../../provider/client";
-import { DEFAULT_IDS, defaultSeed } from "../../simulator";
-import { clientFor, simulator } from "../helpers";
+import { DEFAULT_IDS, defaultSeed } from "pulumi-serviceapi-simulator";
+import { clientFor, productRecord, simulator } from "../helpers";
 import { daysAhead } from "../support/time";
 
 /** A time the service takes as ahead, whenever the test runs. */
@@ -23,17 +23,8 @@ function mocked(body: unknown, status = 200): ServiceApiClient {
   return new ServiceApiClient({ baseUrl: "https://api.example.com", token: "tok_mock_abcdef", dispatcher: agent, maxRetries: 0 });
 }
 
-const product = (over: Partial<Record<keyof Product, unknown>> = {}) => ({
-  object: "product",
-  id: ODD_ID,
-  title: "Pro",
-  description: null,
-  slug: null,
-  status: "active",
-  type: "digital",
-  externalCheckoutUrl: null,
-  ...over,
-});
+const product = (over: Partial<Record<keyof Product, unknown>> = {}) =>
+  productRecord({ id: ODD_ID, title: "Pro", status: "active", ...over });
 
 describe("responses: accept everything the spec allows", () => {
   it("any 8-4-4-4-12 hex UUID in responses and path parameters", async () => {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { RRule } from "rrule";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RequestValidationError } from "../../provider/client";
-import { DEFAULT_IDS, type Simulator } from "../../simulator";
+import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { clientFor, raw, simulator } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;

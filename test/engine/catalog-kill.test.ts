@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator, until } from "../helpers";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { processesWithEnv } from "../../scripts/engine/processes";

@@ -7,7 +7,7 @@
  * file's stack and removes the old one — the same records, nothing created, archived or written.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { CatalogUser, byRoute, reportLines, type Entry } from "./catalog-support";

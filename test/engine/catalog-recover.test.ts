@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journalCreate, readJournal } from "../../provider/resources/journal";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
 import { openStateBackend } from "../../provider/backend";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { REPO, WORK, pulumiCli } from "../../scripts/engine/driver";
 
 /** The installed bin (package.json's `bin`), as `npx serviceapi-catalog` runs it. */

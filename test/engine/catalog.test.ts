@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";

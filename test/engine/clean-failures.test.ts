@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { startSimulator, type Simulator } from "../../simulator";
+import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite } from "./suite";
 import { OLD_NODE_VERSION, oldNodeBin } from "./old-node";
 import { ENGINE_TIMEOUT_MS, expectFailure, pulumiCli, type FailedRun, type ProgramSpec } from "../../scripts/engine/driver";

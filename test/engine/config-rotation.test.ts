@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { step } from "./suite";
-import { startSimulator, type Simulator } from "../../simulator";
+import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, pulumiCli } from "../../scripts/engine/driver";
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite } from "./suite";
 import { nextWeeklyAt } from "../support/time";
 import { ENGINE_TIMEOUT_MS, REPO, expectFailure, wire } from "../../scripts/engine/driver";

@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { NUMERIC_OPTIONS, ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { until } from "../../scripts/engine/async";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire } from "../../scripts/engine/driver";

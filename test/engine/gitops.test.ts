@@ -13,7 +13,7 @@ import { validateWorkflow } from "@action-validator/core";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { postgresForSuite } from "./postgres";
 import { simulator } from "../helpers";
 import { step } from "./suite";

@@ -19,7 +19,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
 import { PLUGIN_FROM_NODE_MODULES, REPO, pulumiCli, wire } from "../../scripts/engine/driver";

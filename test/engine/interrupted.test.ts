@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { until } from "../../scripts/engine/async";
 import { createdInOutput, engineSuite, killedUp } from "./suite";
 import { ENGINE_TIMEOUT_MS, catalog } from "../../scripts/engine/driver";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { step } from "./suite";
 import { nextWeeklyAt } from "../support/time";

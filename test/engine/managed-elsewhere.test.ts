@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient, type ProductRecord } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire, type Run } from "../../scripts/engine/driver";
 

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { buildPluginArchive, pluginArchiveName } from "../../scripts/build-plugin";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, WORK, pulumiCli, wire } from "../../scripts/engine/driver";
 import { simulator } from "../helpers";

@@ -8,7 +8,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, wire } from "../../scripts/engine/driver";
 

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { ENGINE_TIMEOUT_MS, REPO, expectFailure, type EngineStack } from "../../scripts/engine/driver";
 import { twoAccountsSuite } from "./suite";

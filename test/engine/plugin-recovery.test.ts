@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { createdInOutput, engineSuite, killedUp } from "./suite";
 import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
 

@@ -11,7 +11,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { ServiceApiClient } from "../../provider";
 import { ENGINE_TIMEOUT_MS, PLUGIN_FROM_NODE_MODULES, REPO, wire, type EngineStack } from "../../scripts/engine/driver";

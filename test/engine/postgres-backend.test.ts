@@ -10,7 +10,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { until } from "../../scripts/engine/async";
 import { createdInOutput, engineSuite, killedUp, step } from "./suite";
 import { postgresForSuite } from "./postgres";

@@ -22,7 +22,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import { PLATFORMS, pluginArchiveName } from "../../scripts/build-plugin";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, EngineStack, REPO, pulumiCli } from "../../scripts/engine/driver";
 import { npmEnv, startNpmRegistry, type NpmRegistry } from "./npm-registry";

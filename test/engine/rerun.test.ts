@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite } from "./suite";
 import { ENGINE_TIMEOUT_MS, expectFailure, wire, type EngineStack } from "../../scripts/engine/driver";
 import { daysAhead } from "../support/time";

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator } from "../../simulator";
+import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { ENGINE_TIMEOUT_MS, EngineStack, catalog, expectFailure, pulumiCli, type FailedRun, type Run } from "../../scripts/engine/driver";
 import { engineSuite } from "./suite";

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll } from "vitest";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
 import { EngineStack, pulumiCli } from "../../scripts/engine/driver";

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, wire, type Run } from "../../scripts/engine/driver";
 

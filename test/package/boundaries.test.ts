@@ -21,6 +21,7 @@ const BESIDE_ENTRY =
   "only the package entry (provider/index.ts) sits above the faces: a file beside it imports contract, client and resources only";
 const PRODUCT = "product code must not import test code";
 const SCRIPTS = "scripts and the bench import no test code (the engine driver lives in scripts/engine/)";
+const SIMULATOR_SOURCE = "tests import the simulator as pulumi-serviceapi-simulator (its source): the folder resolves to its build";
 const CATALOG =
   "nothing imports the catalog tool (provider/catalog/): it sits on top of the package and loads the Automation API; see docs/architecture.md";
 
@@ -235,6 +236,18 @@ const RULES: Record<string, RuleCases> = {
       ["provider/x.ts", 'import { ServiceApiClient } from "./client";'],
       ["examples/quickstart/x.ts", 'import { Product } from "pulumi-serviceapi";'],
       ["simulator/x.ts", 'import { OPERATIONS } from "../provider/contract/schemas";'],
+    ],
+  },
+  "test/**": {
+    rule: CORE_RULE,
+    refused: [
+      ["test/x.test.ts", 'import { startSimulator } from "../simulator";', SIMULATOR_SOURCE],
+      ["test/resources/x.test.ts", 'import type { Simulator } from "../../simulator";', SIMULATOR_SOURCE],
+      ["test/engine/x.test.ts", 'import { startSimulator } from "../../simulator/dist/simulator";', SIMULATOR_SOURCE],
+    ],
+    allowed: [
+      ["test/resources/x.test.ts", 'import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";'],
+      ["test/resources/x.test.ts", 'import { DEFAULT_IDS } from "../../simulator/seed";'],
     ],
   },
   "scripts/** bench/**": {

@@ -14,7 +14,7 @@ import { ProviderContext, type Severity } from "../../provider/resources/context
 import { serve } from "../../provider/plugin/main";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../../provider/plugin/wire";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 
 const PRODUCT = "serviceapi:index:Product";

@@ -15,7 +15,7 @@ import {
   getSitesOutput,
 } from "../../provider";
 import { DEFAULT_IDS, defaultSeed, seedId } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 
 const project = DEFAULT_IDS.acmeWeb;

@@ -157,3 +157,15 @@ describe.each(PRODUCT_FIELD_NAMES)("the product field %s", (field: ProductField)
     expect(section).toMatch(new RegExp(`^\\| \`${field}\` \\|`, "m"));
   });
 });
+
+describe("the wire type a field's schema gives (the plugin schema's type, how stored inputs are read back)", () => {
+  it("is the value's type, nullable and optional or not: an integer field is never read as a string", async () => {
+    const { z } = await import("zod");
+    const integer = z.number().int().min(0);
+    expect([integer, integer.nullable(), integer.nullable().optional(), integer.optional()].map(jsonType)).toEqual(
+      Array(4).fill("integer"),
+    );
+    expect([z.string(), z.string().nullable().optional(), z.enum(["a", "b"]).optional()].map(jsonType)).toEqual(Array(3).fill("string"));
+    expect(jsonType(z.boolean().nullable())).toBe("boolean");
+  });
+});

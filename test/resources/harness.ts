@@ -10,7 +10,7 @@ import { onTestFinished } from "vitest";
 import { OTHER_STACKS_INDEX_ENV } from "../../provider/resources/product/other-stacks";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 
 export interface Harness {

@@ -16,7 +16,7 @@ import { readSettings } from "../../provider/resources/settings";
 import { withDefaults } from "../../provider/resources/with-defaults";
 import { ProviderContext } from "../../provider/resources/context";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { harness } from "./harness";
 
 const project = DEFAULT_IDS.acmeWeb;

@@ -17,6 +17,7 @@ import {
 import type { Stored } from "../../provider/resources/stored-state";
 import { withDefaults } from "../../provider/resources/with-defaults";
 import { DEFAULT_IDS } from "../../simulator/seed";
+import { NULL_PRODUCT_FIELDS } from "../helpers";
 import { harness } from "./harness";
 
 const product = withDefaults(lifecycle);
@@ -25,8 +26,9 @@ const inputs = { projectId: project, title: "Pro plan", slug: "pro", status: "ac
 const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
 const name = "pro";
 /** What every adoption's preview says the stack holds from then on. */
+const MANAGED = ["title", ...Object.keys(NULL_PRODUCT_FIELDS)];
 const OWNED =
-  "From then on this stack manages its title, description, slug and externalCheckoutUrl: every `pulumi up` sets them as the program " +
+  `From then on this stack manages its ${MANAGED.slice(0, -1).join(", ")} and ${MANAGED.at(-1)}: every \`pulumi up\` sets them as the program ` +
   "declares, undoing changes made elsewhere (adopt a product in one stack only). projectId is taken on trust: the API cannot say which project a product is in.";
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 /** A state as the engine hands it back: secret outputs opened. */
@@ -38,7 +40,7 @@ function opened(outs: object): ProductOutputs {
 }
 
 describe("buildProductPatch", () => {
-  const live = { title: "Pro", description: "Old", slug: "pro", status: "draft", externalCheckoutUrl: null };
+  const live = { ...NULL_PRODUCT_FIELDS, title: "Pro", description: "Old", slug: "pro", status: "draft" };
   it.each([
     ["nothing changed", { projectId: project, title: "Pro", description: "Old", slug: "pro" }, {}],
     ["one field", { projectId: project, title: "Pro 2", description: "Old", slug: "pro" }, { title: "Pro 2" }],
@@ -75,13 +77,12 @@ describe("create", () => {
     const { id, outs } = await product.create(ctx, { name, inputs });
     expect(bodies()).toEqual([{ title: "Pro plan", projectId: project, slug: "pro" }, { status: "active" }]);
     expect(outs).toEqual({
+      ...NULL_PRODUCT_FIELDS,
       projectId: project,
       title: "Pro plan",
-      description: null,
       slug: "pro",
       status: "active",
       type: "digital",
-      externalCheckoutUrl: null,
       onDelete: "archive",
       __declared: ["projectId", "slug", "status", "title"],
     });

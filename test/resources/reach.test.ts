@@ -14,7 +14,7 @@ import { ProviderContext, type Severity, type SettingsOwner } from "../../provid
 import { product } from "../../provider/resources/product";
 import { readSettings } from "../../provider/resources/settings";
 import { withDefaults } from "../../provider/resources/with-defaults";
-import type { Simulator } from "../../simulator";
+import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
 

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { RequestValidationError } from "../../provider/client";
-import { DEFAULT_IDS, defaultSeed, startSimulator } from "../../simulator";
+import { DEFAULT_IDS, defaultSeed, startSimulator } from "pulumi-serviceapi-simulator";
 import { clientFor, envelope, raw, simulator } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;

@@ -6,7 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider/client";
-import { DEFAULT_IDS, DEFAULT_TOKEN, seedId } from "../../simulator";
+import { DEFAULT_IDS, DEFAULT_TOKEN, seedId } from "pulumi-serviceapi-simulator";
 import { simulator, until } from "../helpers";
 
 const children: ChildProcess[] = [];

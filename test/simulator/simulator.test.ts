@@ -5,7 +5,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { MIN_TOKEN_LENGTH } from "../../provider/client";
 import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
-import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "../../simulator";
+import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "pulumi-serviceapi-simulator";
 import { envelope, raw, simulator, until } from "../helpers";
 import { daysAhead } from "../support/time";
 

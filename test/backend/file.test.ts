@@ -9,7 +9,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { StateBackendError, fullName, openStateBackend, type StackRef, type StateBackend } from "../../provider/backend";
 import { exportState } from "../../provider/backend/checkpoint";
 import { fileRoot } from "../../provider/backend/file";
@@ -134,9 +134,11 @@ describe("the legacy layout (no projects)", () => {
 
 describe("what a backend's folder may hold otherwise", () => {
   let dir: string;
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  /** A copy of the fixture backend, removed when the test that made it ends (a test may make none). */
   const copy = () => {
     dir = mkdtempSync(join(tmpdir(), "state-backend-"));
+    const made = dir;
+    onTestFinished(() => rmSync(made, { recursive: true, force: true }));
     cpSync(join(FIXTURES, "project"), dir, { recursive: true });
     return dir;
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
+import { OPERATIONS } from "../../provider/contract/schemas";
 import { NULL_PRODUCT_FIELDS, clientFor, simulator } from "../helpers";
 import { nextWeeklyAt } from "../support/time";
 
@@ -152,6 +153,11 @@ describe("each operation against the simulator", () => {
     expect(patches.map((r) => r.body)).toEqual([{ status: "active", description: null }, {}]);
     expect(patches[0]!.path).toBe(`/api/v1/public/products/${created.id}`);
     expect(patches[0]!.headers["service-api-version"]).toBe("2026-07-11");
+  });
+
+  it("covers every operation of the contract: each has a test above named after it", ({ task }) => {
+    const names = task.suite!.tasks.map((t) => t.name);
+    expect(Object.keys(OPERATIONS).filter((op) => !names.some((n) => n.startsWith(`${op}:`)))).toEqual([]);
   });
 
   it("publicBaseUrl sends the /api/v1/public operations to their own host", async () => {

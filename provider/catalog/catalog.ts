@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
+import { closeNames } from "../resources/close-names";
 import { PRODUCT_FIELDS, productInputFailures, type ProductInputs } from "../resources/product";
 import { CatalogError } from "./errors";
 import { groupOf, groupProblems } from "./layout";
@@ -174,7 +175,12 @@ function checkEntry(raw: unknown): string[] {
   const entry = raw as Record<string, unknown>;
   const problems: string[] = [];
   for (const field of Object.keys(entry)) {
-    if (!FIELDS.has(field)) problems.push(`${field} is not a catalog field (one of ${[...FIELDS].join(", ")})`);
+    if (!FIELDS.has(field)) {
+      const close = closeNames(field, [...FIELDS], 1);
+      problems.push(
+        `${field} is not a catalog field${close.length > 0 ? `; did you mean ${close[0]}?` : ""} (one of ${[...FIELDS].join(", ")})`,
+      );
+    }
   }
   const hasName = entry.project !== undefined;
   const hasId = entry.projectId !== undefined;

@@ -5,7 +5,9 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { version as PACKAGE_VERSION } from "../../package.json";
+import { closeNames } from "../resources/close-names";
 import { ConfigError } from "../client";
 import { UserError } from "../resources/errors";
 import { CatalogError } from "./errors";
@@ -44,6 +46,7 @@ options:
   --all                run every stack, even those a failed run before already finished
   --yes                destroy: archive (or give back) every product and remove the stacks
   --json               print the report as JSON
+  --version            the tool's version
 
 Exit codes: 0 done; 1 a stack failed or is blocked (locked, pending operations); 2 refused before any
 stack ran; 7 drift found; 130 cancelled. Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other
@@ -63,45 +66,67 @@ const ONLY: Record<string, readonly string[]> = {
   yes: ["destroy"],
 };
 
+/** The options, as parseArgs reads them (and the names a misspelled one is compared with). */
+const OPTIONS = {
+  catalog: { type: "string", default: "catalog" },
+  base: { type: "string" },
+  stack: { type: "string", multiple: true, default: [] },
+  parallel: { type: "string" },
+  "stack-prefix": { type: "string", default: "catalog-" },
+  "stack-size": { type: "string", default: "250" },
+  project: { type: "string", default: "serviceapi-catalog" },
+  "work-dir": { type: "string", default: ".serviceapi-catalog" },
+  config: { type: "string", multiple: true, default: [] },
+  "batch-size": { type: "string" },
+  journal: { type: "string", multiple: true, default: [] },
+  "created-log": { type: "string", multiple: true, default: [] },
+  "create-anew": { type: "string", multiple: true, default: [] },
+  "force-unlock": { type: "boolean", default: false },
+  refresh: { type: "boolean", default: false },
+  write: { type: "boolean", default: false },
+  all: { type: "boolean", default: false },
+  yes: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", default: false },
+} as const satisfies ParseArgsConfig["options"];
+const OPTION_NAMES = Object.keys(OPTIONS);
+
 export async function main(argv: string[], io: Output, signal: AbortSignal): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        catalog: { type: "string", default: "catalog" },
-        base: { type: "string" },
-        stack: { type: "string", multiple: true, default: [] },
-        parallel: { type: "string" },
-        "stack-prefix": { type: "string", default: "catalog-" },
-        "stack-size": { type: "string", default: "250" },
-        project: { type: "string", default: "serviceapi-catalog" },
-        "work-dir": { type: "string", default: ".serviceapi-catalog" },
-        config: { type: "string", multiple: true, default: [] },
-        "batch-size": { type: "string" },
-        journal: { type: "string", multiple: true, default: [] },
-        "created-log": { type: "string", multiple: true, default: [] },
-        "create-anew": { type: "string", multiple: true, default: [] },
-        "force-unlock": { type: "boolean", default: false },
-        refresh: { type: "boolean", default: false },
-        write: { type: "boolean", default: false },
-        all: { type: "boolean", default: false },
-        yes: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
+      options: OPTIONS,
     });
   } catch (error) {
-    // Node's own words for an unknown option or a missing value, and where to read the right ones (not the whole usage).
-    io.err(`serviceapi-catalog: ${(error as Error).message.split(". ")[0]!.replace(/'/g, "")}: see serviceapi-catalog --help`);
+    // Node's own words for an unknown option or a missing value, the closest option to a misspelled one, and where to read the right ones.
+    const said = (error as Error).message.split(". ")[0]!.replace(/'/g, "");
+    const unknown = /^Unknown option (--[\w-]+)/.exec(said)?.[1];
+    const close =
+      unknown === undefined
+        ? []
+        : closeNames(
+            unknown,
+            [...OPTION_NAMES].map((o) => `--${o}`),
+            1,
+          );
+    io.err(
+      `serviceapi-catalog: ${said.charAt(0).toLowerCase()}${said.slice(1)}${close.length > 0 ? ` (did you mean ${close[0]}?)` : ""}: see serviceapi-catalog --help`,
+    );
     return EXIT.refused;
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    (values.help ? io.out : io.err)(USAGE);
-    return values.help ? EXIT.ok : EXIT.refused;
+  if (values.version) {
+    io.out(`serviceapi-catalog ${PACKAGE_VERSION}`);
+    return EXIT.ok;
+  }
+  if (values.help || command === undefined || command === "help") {
+    const asked = values.help || command === "help";
+    (asked ? io.out : io.err)(USAGE);
+    return asked ? EXIT.ok : EXIT.refused;
   }
   try {
     if (!(COMMANDS as readonly string[]).includes(command)) {

@@ -390,8 +390,8 @@ function inFlight(key: string, product: CatalogProduct | undefined, inputs: Reco
   const slug = typeof inputs.slug === "string" ? inputs.slug : (product?.entry.slug ?? undefined);
   const file = product === undefined ? "its entry" : `${key} in ${product.file}`;
   return (
-    `${key}: in flight, find and adopt — a create was sent for it and its answer never recorded; a create sent is usually processed, ` +
-    `so it is most likely on the service (title ${JSON.stringify(title)}${slug ? `, slug ${JSON.stringify(slug)}` : ""}); it is not created again by itself. ` +
+    `${key}: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, ` +
+    `but one that did is usually processed, so look for it (title ${JSON.stringify(title)}${slug ? `, slug ${JSON.stringify(slug)}` : ""}); it is not created again by itself. ` +
     `Find it in the service's UI (or its id in the killed run's log: \`recover --created-log FILE\`) and add \`adoptId: <its id>\` to ${file}; ` +
     `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${key}\``
   );

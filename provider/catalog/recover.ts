@@ -175,8 +175,8 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
     const title = typeof inputs.title === "string" ? inputs.title : "";
     const slug = typeof inputs.slug === "string" ? `, slug ${JSON.stringify(inputs.slug)}` : "";
     lines.push(
-      `? ${key}: in flight, find and adopt — its create was sent, and no id for it was recorded here (not in the state, the journal or a log given). ` +
-        `A create sent is usually processed, so it is most likely on the service (title ${JSON.stringify(title)}${slug}): find it in the service's UI, ` +
+      `? ${key}: in flight, find and adopt — the killed run was creating it, and no id for it was recorded here (not in the state, the journal or a log given). ` +
+        `Its create may not have reached the service, but one that did is usually processed, so look for it (title ${JSON.stringify(title)}${slug}) in the service's UI, ` +
         `or in the killed run's log (\`${facts.name}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
         `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. ` +
         `Until then no up creates it`,

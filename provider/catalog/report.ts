@@ -114,7 +114,8 @@ export function formatReport(run: RunReport): string {
       r.status === "blocked"
         ? "not run"
         : counts.length > 0
-          ? counts.join(", ")
+          ? // A failed or cancelled run's counts are what the engine reported before it stopped, not the whole change.
+            `${counts.join(", ")}${r.status === "ok" ? "" : " before it stopped"}`
           : r.status !== "ok"
             ? "nothing done"
             : drift

@@ -127,7 +127,9 @@ export async function runPlanned(
           report.status = signal.aborted ? "cancelled" : "failed";
           report.errors.push(String((error as Error).message ?? error).split("\n")[0]!);
         }
-        if (!options.json) io.err(`${report.stack}: ${report.status} (${report.seconds.toFixed(1)} s)`);
+        // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
+        const status = report.status === "ok" && report.blocking === true ? "ok, but BLOCKED (an up would not run it)" : report.status;
+        if (!options.json) io.err(`${report.stack}: ${status} (${report.seconds.toFixed(1)} s)`);
       },
     );
   } finally {

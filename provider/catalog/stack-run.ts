@@ -116,7 +116,11 @@ export async function runOnStack(stack: Stack, report: StackReport, options: Run
   try {
     switch (report.command) {
       case "preview":
-        await stack.preview(common);
+        // The same exclusions as the up it previews (creates a killed run left in flight): a preview shows what up will do.
+        await stack.preview({
+          ...common,
+          ...(options.exclude !== undefined && options.exclude.length > 0 && { exclude: options.exclude }),
+        });
         break;
       case "drift":
         // What changed on the service since the stacks last recorded it: refresh, previewed (nothing written).

@@ -79,7 +79,7 @@ describe("parseCatalog: what a catalog may say", () => {
 
   it("refuses a field that is not a catalog field, listing the fields it may have", () => {
     expect(one("a.yaml", "p1:\n  project: Acme Web\n  title: T\n  descripton: x\n")).toBe(
-      `${header(1)}\n  a.yaml: p1: descripton is not a catalog field (${FIELD_LIST})`,
+      `${header(1)}\n  a.yaml: p1: descripton is not a catalog field; did you mean description? (${FIELD_LIST})`,
     );
     // An output of the resource is refused the same way, once (not again in the resource's words).
     expect(one("a.yaml", "p1:\n  project: Acme Web\n  title: T\n  type: physical\n")).toBe(

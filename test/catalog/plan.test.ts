@@ -205,8 +205,8 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const run = plan(d, "up").runs[0]!;
     expect(run.exclude).toEqual([lost.urn]);
     expect(run.notes).toEqual([
-      "lost: in flight, find and adopt — a create was sent for it and its answer never recorded; a create sent is usually processed, " +
-        'so it is most likely on the service (title "Lost one", slug "lost-one"); it is not created again by itself. ' +
+      "lost: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, " +
+        'but one that did is usually processed, so look for it (title "Lost one", slug "lost-one"); it is not created again by itself. ' +
         "Find it in the service's UI (or its id in the killed run's log: `recover --created-log FILE`) and add `adoptId: <its id>` to lost in a.yaml; " +
         "only if it is certainly not there, `serviceapi-catalog recover --create-anew lost`",
     ]);

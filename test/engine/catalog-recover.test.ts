@@ -145,9 +145,9 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
           );
         for (const key of inFlight.filter((k) => !known.has(k))) {
           expect(lines).toContain(
-            `  ? ${key}: in flight, find and adopt — its create was sent, and no id for it was recorded here (not in the state, the journal or a log given). ` +
-              `A create sent is usually processed, so it is most likely on the service (title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}"): ` +
-              `find it in the service's UI, or in the killed run's log (\`${BULK}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
+            `  ? ${key}: in flight, find and adopt — the killed run was creating it, and no id for it was recorded here (not in the state, the journal or a log given). ` +
+              `Its create may not have reached the service, but one that did is usually processed, so look for it (title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}") ` +
+              `in the service's UI, or in the killed run's log (\`${BULK}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
               `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
           );
         }

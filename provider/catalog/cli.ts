@@ -11,7 +11,8 @@ import { closeNames } from "../resources/close-names";
 import { ConfigError } from "../client";
 import { UserError } from "../resources/errors";
 import { CatalogError } from "./errors";
-import { EXIT, runPlan, runRecover, runReport, runSplit, runStacks, runWhere, type Output, type ToolOptions } from "./tool";
+import { EXIT, runImport, runPlan, runRecover, runReport, runSplit, runStacks, runWhere, type Output, type ToolOptions } from "./tool";
+import type { KeyFrom } from "./import";
 import { Workspaces } from "./workspace";
 
 const USAGE = `usage: serviceapi-catalog <command> [options]
@@ -28,6 +29,8 @@ const USAGE = `usage: serviceapi-catalog <command> [options]
   recover   after a killed run: clears its locks, takes in its pending creates (nothing created twice)
             --force-unlock: also a lock held by another machine's run; --create-anew KEY: a lost create that is not on the service
   where     KEY...  the file, the stack and the id of each key
+  import    IDS_FILE  existing products (a CSV or JSON of id and project) written into catalog files, each with adoptId
+            --key-from slug|title|column: what a new entry's key is made from (default slug; column: the file's key column)
   report    FILE...  combines the --json reports of a CI matrix's jobs
 
 options:
@@ -53,7 +56,7 @@ stack ran; 7 drift found; 130 cancelled. Settings: SERVICEAPI_TOKEN, SERVICEAPI_
 SERVICEAPI_* variables; state: PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE.
 Docs: docs/catalog.md`;
 
-const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "report"] as const;
+const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "import", "report"] as const;
 /** Options that only one command takes, and that command. */
 const ONLY: Record<string, readonly string[]> = {
   refresh: ["up"],
@@ -64,6 +67,7 @@ const ONLY: Record<string, readonly string[]> = {
   "created-log": ["recover"],
   "batch-size": ["plan"],
   yes: ["destroy"],
+  "key-from": ["import"],
 };
 
 /** The options, as parseArgs reads them (and the names a misspelled one is compared with). */
@@ -78,6 +82,7 @@ const OPTIONS = {
   "work-dir": { type: "string", default: ".serviceapi-catalog" },
   config: { type: "string", multiple: true, default: [] },
   "batch-size": { type: "string" },
+  "key-from": { type: "string" },
   journal: { type: "string", multiple: true, default: [] },
   "created-log": { type: "string", multiple: true, default: [] },
   "create-anew": { type: "string", multiple: true, default: [] },
@@ -139,7 +144,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       }
     }
     if (command === "report") return runReport(rest, io);
-    if (rest.length > 0 && command !== "where")
+    if (rest.length > 0 && command !== "where" && command !== "import")
       throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
     const options: ToolOptions = {
       catalogDir: resolve(values.catalog),
@@ -173,6 +178,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       journals: values.journal.map((dir) => resolve(dir)),
       logs: values["created-log"].map((file) => resolve(file)),
       batchSize: values["batch-size"] === undefined ? 8 : integer("--batch-size", values["batch-size"], 1, 256),
+      keyFrom: keyFrom(values["key-from"] ?? "slug"),
     };
     const workspaces = new Workspaces({
       workDir: options.workDir,
@@ -190,6 +196,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
     if (command === "split") return await runSplit(options, workspaces, io);
     if (command === "recover") return await runRecover(options, workspaces, io);
     if (command === "where") return await runWhere(rest, options, workspaces, io);
+    if (command === "import") return await runImport(rest, options, workspaces, io);
     return await runStacks(command as "preview" | "up" | "drift" | "refresh" | "destroy", options, workspaces, io, signal);
   } catch (error) {
     // A setting the client refuses (no token, a token too short, a bad URL) is a refusal too: one line, before any stack ran.
@@ -199,6 +206,11 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
     }
     throw error;
   }
+}
+
+function keyFrom(text: string): KeyFrom {
+  if (text !== "slug" && text !== "title" && text !== "column") throw new CatalogError("--key-from must be slug, title or column");
+  return text;
 }
 
 function integer(option: string, text: string, min: number, max: number): number {

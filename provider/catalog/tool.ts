@@ -2,14 +2,17 @@
  * The commands of `serviceapi-catalog`, each through the same stages, one file each:
  * discover (`discover.ts`: the catalog and the backend as they are) → plan (`plan.ts`: the layout,
  * the moves, the stacks to run and what stops them) → run (`run.ts`, `stack-run.ts`) → report
- * (`report.ts`). `recover` and `drift --write` act on what discover found (`recover.ts`,
- * `write-back.ts`). This file only wires them per command and decides the exit code.
+ * (`report.ts`). `recover`, `drift --write` and `import` act on what discover found (`recover.ts`,
+ * `write-back.ts`, `import.ts`). This file only wires them per command and decides the exit code.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { readSettings } from "../resources/settings";
 import type { CatalogChange } from "./catalog";
 import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
+import { readIdsFile } from "./ids-file";
+import { importProducts, type KeyFrom } from "./import";
 import { groupOf } from "./layout";
 import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
@@ -49,6 +52,8 @@ export interface ToolOptions {
   logs: string[];
   /** `plan --batch-size N`: stacks per CI job. */
   batchSize: number;
+  /** `import --key-from`: what a new entry's key is made from. */
+  keyFrom: KeyFrom;
 }
 
 /** Exit codes: 0 done; 1 a stack failed or is blocked; 2 refused before any stack ran; 7 drift found (as docs/gitops.md's gate); 130 cancelled. */
@@ -315,6 +320,39 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
     io,
   );
   return results.some((r) => r.refused) ? EXIT.failed : EXIT.ok;
+}
+
+/** `import IDS_FILE`: existing products written into the catalog's files, each with adoptId (`import.ts`). */
+export async function runImport(files: string[], options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  if (files.length !== 1)
+    throw new CatalogError("import: give one ids file (serviceapi-catalog import IDS_FILE: CSV or JSON of id and project)");
+  const ids = readIdsFile(resolve(files[0]!));
+  if (options.keyFrom === "column" && !ids.hasKeys) throw new CatalogError(`import --key-from column: ${files[0]} has no key column`);
+  const settings = checkSettings(options);
+  // A new catalog starts as an empty folder: discovery reads it, and the stacks (none yet) and other stacks of the backend.
+  mkdirSync(options.catalogDir, { recursive: true });
+  const discovery = await discovered(options, workspaces, io, true);
+  const result = await importProducts(
+    ids.rows,
+    discovery,
+    { catalogDir: options.catalogDir, workDir: options.workDir, keyFrom: options.keyFrom, parallel: options.parallel, settings },
+    (line) => io.err(line),
+  );
+  const count = [...result.written.values()].reduce((n, keys) => n + keys.length, 0);
+  io.out(
+    `import: ${count} product(s) written into ${result.written.size} file(s) of ${relative(process.cwd(), options.catalogDir) || "."}; ${result.requests} request(s)`,
+  );
+  for (const [file, keys] of result.written) io.out(`  ${file}: ${keys.length}`);
+  const list = (title: string, lines: string[]) => {
+    if (lines.length === 0) return;
+    io.out(`${title} (${lines.length}):`);
+    for (const line of lines) io.out(`  ${line}`);
+  };
+  list("left out of the file, as written", ids.problems);
+  list("left out", result.leftOut);
+  list("not read", result.unread);
+  if (count > 0) io.out("Next: review the files (git diff), then `serviceapi-catalog preview`: adoptions only, no change to any product");
+  return ids.problems.length + result.unread.length > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /** `where KEY…`: each key's file, its stack now (from the states) and after the due moves; no request. */

@@ -461,6 +461,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       journals: [],
       logs: [],
       batchSize: 8,
+      keyFrom: "slug",
     };
     const workspaces = new Workspaces({
       workDir: options_.workDir,

@@ -71,12 +71,13 @@ describe("the published package", () => {
       bugs: { url: "https://github.com/pulumi-serviceapi/pulumi-serviceapi/issues" },
     });
     expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
-    // What the provider and the catalog tool (its YAML catalog files) run with, the state-backend reader's
+    // What the provider and the catalog tool (its YAML catalog files, import's CSV ids file) run with, the state-backend reader's
     // PostgreSQL driver (pg, and the libpq URL parsing it builds on), and nothing the simulator needs.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       "@grpc/grpc-js",
       "@pulumi/pulumi",
       "ajv-formats",
+      "csv-parse",
       "fastest-levenshtein",
       "google-protobuf",
       "pg",

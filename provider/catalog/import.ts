@@ -1,0 +1,263 @@
+/**
+ * `import IDS_FILE`: products that already exist on the service, brought into the catalog as data.
+ * Each id is read once (an empty PATCH, the same read the provider makes), under the client's rate
+ * limit pacing, and its live values are written into catalog files — one file per project, entries
+ * sorted by key, each with `adoptId` — so the next `preview` shows adoptions and no change, and `up`
+ * takes them over with no write.
+ *
+ * Resumable: each record is appended to a journal in the work folder as it arrives, and a re-run
+ * reads only the ids the journal lacks; the journal is removed once the files are written. Ids the
+ * catalog already holds (an entry's `adoptId`, or a product one of its stacks records) and products
+ * another stack of the backend manages are named and left out.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Document, isMap, parseDocument } from "yaml";
+import { ApiError, ServiceApiClient, TokenGate, type ClientOptions, type Product, type Project } from "../client";
+import { PRODUCT_FIELD_NAMES } from "../contract/schemas";
+import type { Discovery } from "./discover";
+import { CatalogError } from "./errors";
+import type { IdRow } from "./ids-file";
+
+export type KeyFrom = "slug" | "title" | "column";
+
+export interface ImportOptions {
+  catalogDir: string;
+  workDir: string;
+  keyFrom: KeyFrom;
+  /** Reads at a time. */
+  parallel: number;
+  settings: ClientOptions;
+}
+
+export interface ImportResult {
+  /** Entries written, by file (relative to the catalog folder). */
+  written: Map<string, string[]>;
+  /** Ids left out, each with why. */
+  leftOut: string[];
+  /** Ids that could not be read (not found, refused), each with why. */
+  unread: string[];
+  /** Requests sent (the project listing included). */
+  requests: number;
+}
+
+/** A record as the journal keeps it. */
+interface Read {
+  id: string;
+  record: Product;
+}
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export function importJournal(workDir: string): string {
+  return join(workDir, "import.jsonl");
+}
+
+export async function importProducts(
+  rows: IdRow[],
+  discovery: Discovery,
+  options: ImportOptions,
+  say: (line: string) => void,
+): Promise<ImportResult> {
+  const result: ImportResult = { written: new Map(), leftOut: [], unread: [], requests: 0 };
+  // What the catalog holds already: adoptIds of its entries, and what its stacks record.
+  const held = new Map<string, string>();
+  for (const product of discovery.catalog.values())
+    if (product.entry.adoptId !== undefined) held.set(product.entry.adoptId.toLowerCase(), `${product.file}: ${product.key}`);
+  for (const stack of discovery.stacks.values())
+    for (const [key, product] of stack.products) held.set(product.id.toLowerCase(), `${key} (in ${stack.name})`);
+  const wanted: IdRow[] = [];
+  for (const row of rows) {
+    const where = held.get(row.id);
+    const elsewhere = discovery.elsewhere.get(row.id);
+    if (where !== undefined) result.leftOut.push(`${row.id} (${row.at}): already in the catalog as ${where}`);
+    else if (elsewhere !== undefined)
+      result.leftOut.push(
+        `${row.id} (${row.at}): managed by ${elsewhere.map((e) => `stack ${e.stack} (as ${e.name})`).join(", ")}: ` +
+          "adopted here too, two stacks would manage one product; let that stack give it up first",
+      );
+    else wanted.push(row);
+  }
+
+  const gate = new TokenGate();
+  const client = new ServiceApiClient({
+    ...options.settings,
+    tokenGate: gate,
+    logger: (event) => {
+      if (event.type === "request") result.requests += 1;
+    },
+  });
+  try {
+    const projects = await listProjects(client, wanted);
+    const journal = importJournal(options.workDir);
+    const done = readJournal(journal);
+    const toRead = wanted.filter((row) => projects.byRow.has(row) && !done.has(row.id));
+    for (const row of wanted) if (!projects.byRow.has(row)) result.unread.push(`${row.id} (${row.at}): ${projects.problems.get(row)}`);
+    if (done.size > 0)
+      say(
+        `import: ${[...done.keys()].filter((id) => wanted.some((r) => r.id === id)).length} read by an earlier run (${journal}); reading the other ${toRead.length}`,
+      );
+    mkdirSync(options.workDir, { recursive: true });
+    let next = 0;
+    let refused: Error | undefined;
+    const worker = async () => {
+      while (next < toRead.length && refused === undefined) {
+        const row = toRead[next++]!;
+        try {
+          const record = await client.updateProduct(row.id, {});
+          // Appended the moment it arrives: a run killed after this line does not read it again.
+          appendFileSync(journal, `${JSON.stringify({ id: row.id, record } satisfies Read)}\n`);
+          done.set(row.id, record);
+        } catch (error) {
+          if (error instanceof ApiError && (error.status === 401 || error.status === 403)) refused = error;
+          else if (error instanceof ApiError && error.status === 404)
+            result.unread.push(`${row.id} (${row.at}): not found (no such product, or the token cannot see it)`);
+          else if (error instanceof ApiError) result.unread.push(`${row.id} (${row.at}): ${error.message}`);
+          else throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(toRead.length, 1)) }, worker));
+    if (refused !== undefined)
+      throw new CatalogError(
+        `import stopped: ${refused.message}. The ids read so far are kept (${journal}); run import again after fixing the token`,
+      );
+
+    // Keys: from the slug (or title, or the file's key column), made unique against the catalog and each other.
+    const records = wanted.filter((row) => done.has(row.id)).map((row) => ({ row, record: done.get(row.id)! }));
+    const keys = chooseKeys(records, options.keyFrom, new Set(discovery.catalog.keys()), result.leftOut);
+    const byFile = new Map<string, { key: string; entry: Record<string, unknown> }[]>();
+    for (const { row, record } of records) {
+      const key = keys.get(row.id);
+      if (key === undefined) continue;
+      const project = projects.byRow.get(row)!;
+      const file = projects.fileOf(project);
+      const entry: Record<string, unknown> = projects.uniqueName(project) ? { project: project.name } : { projectId: project.id };
+      for (const field of PRODUCT_FIELD_NAMES) if (record[field] !== null && record[field] !== undefined) entry[field] = record[field];
+      entry.adoptId = row.id;
+      byFile.set(file, [...(byFile.get(file) ?? []), { key, entry }]);
+    }
+    mkdirSync(options.catalogDir, { recursive: true });
+    for (const [file, entries] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      writeEntries(join(options.catalogDir, file), entries);
+      result.written.set(file, entries.map((e) => e.key).sort());
+    }
+    rmSync(journal, { force: true });
+    return result;
+  } finally {
+    await client.close();
+  }
+}
+
+/** The projects the rows name, listed once (which also checks the token: a refused one is one request). */
+async function listProjects(client: ServiceApiClient, rows: IdRow[]) {
+  const all: Project[] = [];
+  try {
+    all.push(...(await client.listProjects({ limit: 100 }).toArray()));
+  } catch (error) {
+    throw new CatalogError(`import: nothing was read: ${(error as Error).message}`);
+  }
+  const byId = new Map(all.map((p) => [p.id.toLowerCase(), p]));
+  const byName = new Map<string, Project[]>();
+  for (const p of all) if (p.name !== null) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+  const byRow = new Map<IdRow, Project>();
+  const problems = new Map<IdRow, string>();
+  for (const row of rows) {
+    const found = byId.get(row.project.toLowerCase()) ?? (byName.get(row.project)?.length === 1 ? byName.get(row.project)![0] : undefined);
+    if (found !== undefined) byRow.set(row, found);
+    else if ((byName.get(row.project)?.length ?? 0) > 1)
+      problems.set(row, "its project name is given to several projects: give the project's id");
+    else problems.set(row, "its project is not one the token can see (neither a project's name nor its id)");
+  }
+  const files = new Map<string, string>();
+  return {
+    byRow,
+    problems,
+    uniqueName: (p: Project) => p.name !== null && byName.get(p.name)?.length === 1,
+    /** The project's file: its name made a file name, or its id when the name cannot tell it apart. */
+    fileOf(p: Project): string {
+      let file = files.get(p.id);
+      if (file === undefined) {
+        const base = p.name !== null && byName.get(p.name)?.length === 1 ? slug(p.name) : undefined;
+        file = `${base ?? `project-${p.id.slice(0, 8)}`}.yaml`;
+        if ([...files.values()].includes(file)) file = `${base}-${p.id.slice(0, 8)}.yaml`;
+        files.set(p.id, file);
+      }
+      return file;
+    },
+  };
+}
+
+/** The journal's records by id; a line a kill cut short is not a record. */
+function readJournal(path: string): Map<string, Product> {
+  const done = new Map<string, Product>();
+  if (!existsSync(path)) return done;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    try {
+      const read = JSON.parse(line) as Read;
+      if (typeof read.id === "string" && typeof read.record === "object") done.set(read.id, read.record);
+    } catch {
+      // the last line of a killed run
+    }
+  }
+  return done;
+}
+
+/**
+ * A key per record: its slug (or title, or the file's key column) made URN-safe; a key that another
+ * record or a catalog entry also gets becomes `<key>-<first 8 of the id>`, for all of them — so a
+ * product's key depends on its id, never on the order of the file or of the reads.
+ */
+function chooseKeys(
+  records: { row: IdRow; record: Product }[],
+  keyFrom: KeyFrom,
+  taken: Set<string>,
+  leftOut: string[],
+): Map<string, string> {
+  const base = new Map<string, string>();
+  for (const { row, record } of records) {
+    const source = keyFrom === "column" ? row.key : keyFrom === "title" ? record.title : (record.slug ?? record.title);
+    const key = keyFrom === "column" ? (source !== undefined && KEY.test(source) ? source : undefined) : slug(source ?? "");
+    if (key === undefined) {
+      leftOut.push(
+        `${row.id} (${row.at}): ${source === undefined ? "no key in the key column" : "its key is not letters, digits, '.', '_' or '-' (starting with a letter or digit)"}`,
+      );
+      continue;
+    }
+    base.set(row.id, key === "" ? `product-${row.id.slice(0, 8)}` : key);
+  }
+  const count = new Map<string, number>();
+  for (const key of base.values()) count.set(key, (count.get(key) ?? 0) + 1);
+  const keys = new Map<string, string>();
+  for (const [id, key] of base) {
+    if (keyFrom === "column" && (taken.has(key) || count.get(key)! > 1)) {
+      leftOut.push(`${id}: its key ${key} is ${taken.has(key) ? "a key of the catalog already" : "given to several ids"}`);
+      continue;
+    }
+    keys.set(id, taken.has(key) || count.get(key)! > 1 ? `${key.slice(0, 190)}-${id.slice(0, 8)}` : key);
+  }
+  return keys;
+}
+
+/** Letters and digits, lower case, accents dropped, other runs made `-`: `Pro Plan (EU)` → `pro-plan-eu`. */
+function slug(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9._]+/g, "-")
+    .replace(/^[^a-z0-9]+|[-.]+$/g, "")
+    .slice(0, 180);
+}
+
+/** Adds the entries to a YAML catalog file (created if missing), every entry sorted by key; values as strings exactly as read. */
+function writeEntries(path: string, entries: { key: string; entry: Record<string, unknown> }[]): void {
+  const doc = existsSync(path) ? parseDocument(readFileSync(path, "utf8")) : new Document({});
+  if (!isMap(doc.contents)) throw new CatalogError(`import: ${path} is not a map of keys to entries; nothing written to it`);
+  for (const { key, entry } of entries) doc.set(key, entry);
+  doc.contents.items.sort((a, b) =>
+    String((a.key as { value?: unknown })?.value ?? a.key) < String((b.key as { value?: unknown })?.value ?? b.key) ? -1 : 1,
+  );
+  // No folding of long lines: a value is written on one line, as it is.
+  writeFileSync(path, doc.toString({ lineWidth: 0 }));
+}

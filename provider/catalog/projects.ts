@@ -6,13 +6,10 @@
  * close names — never an id, since this text lands in CI logs and pull request comments (two
  * projects of one name are told apart only by their ids: then, and only then, ids are shown).
  */
-import { distance } from "fastest-levenshtein";
+import { closeNames } from "../resources/close-names";
 import { ServiceApiClient, type ClientOptions, type Project } from "../client";
 import type { Catalog } from "./catalog";
 import { CatalogError } from "./errors";
-
-/** At most this many close names in a message. */
-const CLOSE = 3;
 
 export interface Projects {
   /** Project name → id, for every name the catalog uses. */
@@ -78,15 +75,4 @@ export async function resolveProjects(catalog: Catalog, settings: ClientOptions)
     );
   }
   return { ids, requests };
-}
-
-/** Up to `max` names closest to `wanted` (edit distance, case-insensitive), only those reasonably close. */
-export function closeNames(wanted: string, names: readonly string[], max = CLOSE): string[] {
-  const target = wanted.toLowerCase();
-  return names
-    .map((name) => ({ name, d: distance(target, name.toLowerCase()) }))
-    .filter(({ name, d }) => d <= Math.max(2, Math.floor(Math.max(name.length, wanted.length) / 3)))
-    .sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1))
-    .slice(0, max)
-    .map(({ name }) => name);
 }

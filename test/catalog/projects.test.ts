@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../provider/catalog/catalog";
 import { CatalogError } from "../../provider/catalog/errors";
-import { closeNames, resolveProjects } from "../../provider/catalog/projects";
+import { resolveProjects } from "../../provider/catalog/projects";
+import { closeNames } from "../../provider/resources/close-names";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { rejectionOf, simulator } from "../helpers";
 

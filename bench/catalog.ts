@@ -9,11 +9,15 @@
  *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
  *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
  *     share refused; the peak RSS of each run (the tool and every process below it); state bytes per product;
- *  c) the same `up` and no-change `preview` with the state in PostgreSQL (scripts/postgres.sh).
+ *  c) the same `up` and no-change `preview` with the state in PostgreSQL (scripts/postgres.sh);
+ *  d) four runners (separate work folders, PULUMI_HOMEs and process trees, as four matrix jobs), each
+ *     `drift --stack` of a quarter of c)'s stacks at once, at `--rate`: sharing the limit through the
+ *     backend's PostgreSQL (the default), each pacing alone (SERVICEAPI_RATE_LIMIT_STORE=off), and one
+ *     runner of every stack; time against the rate's floor, the share refused, the store's transactions.
  * Printed, never asserted; a command that fails or does something other than expected stops the bench.
  *
  *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
- *                              [--skip anchor,pr,preview,floor,drift,postgres]
+ *                              [--skip anchor,pr,preview,floor,drift,postgres,runners]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -33,7 +37,9 @@ const PRODUCT_TYPE = "pulumi-nodejs:dynamic/serviceapi:Product";
 const PER_FILE = 100;
 /** The two products the pull request changes (their titles). */
 const CHANGED = [1, 2];
-const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres"] as const;
+/** The matrix jobs of section d). */
+const RUNNERS = 4;
+const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres", "runners"] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -118,6 +124,9 @@ class Tool {
     backendUrl: string,
     cliBin: string,
     options: Options,
+    /** The catalog's folder, when another runner's checkout holds it (default: `root`/catalog). */
+    catalog = join(root, "catalog"),
+    extraEnv: Record<string, string> = {},
   ) {
     this.#env = {
       PATH: `${cliBin}:${join(REPO, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
@@ -128,8 +137,9 @@ class Tool {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       SERVICEAPI_BASE_URL: sim.url,
       SERVICEAPI_TOKEN: sim.token,
+      ...extraEnv,
     };
-    this.#common = ["--catalog", join(root, "catalog"), "--work-dir", join(root, "work"), "--stack-size", String(options.stackSize)];
+    this.#common = ["--catalog", catalog, "--work-dir", join(root, "work"), "--stack-size", String(options.stackSize)];
     this.#parallel = options.parallel;
   }
 
@@ -486,11 +496,73 @@ async function postgres(options: Options, cliBin: string, file: FileFigures): Pr
       const ratio = f === undefined ? "-" : `${(pg.ms / f.ms).toFixed(2)}x`;
       console.log(`   ${label.padEnd(20)}${sec(pg.ms).padEnd(14)}${(f === undefined ? "-" : sec(f.ms)).padEnd(14)}${ratio}`);
     }
+    if (!options.skip.has("runners")) {
+      await runners(
+        sim,
+        options,
+        up.report.results.map((r) => r.stack),
+        (dir, env) => new Tool(dir, sim, `${url}&table=catalog_bench`, cliBin, options, join(root, "catalog"), env),
+      );
+    }
   } finally {
     await sim.close();
     execFileSync("bash", [join(REPO, "scripts", "postgres.sh"), "stop", pgDir], { stdio: "ignore" });
     rmSync(pgDir, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * d) The jobs of a deploy matrix: `RUNNERS` runners at once, each `drift --stack` of its share of the
+ * stacks, with the simulator limited to `--rate`; sharing on (the default with a PostgreSQL backend),
+ * sharing off, and one runner of every stack, in the same run.
+ */
+async function runners(sim: Simulator, options: Options, stacks: string[], makeTool: (dir: string, env: Record<string, string>) => Tool) {
+  const count = Math.min(RUNNERS, stacks.length);
+  console.log(
+    `\n   d) ${count} runners at once (separate work folders, PULUMI_HOMEs and processes, as matrix jobs), each drift --stack of ` +
+      `${Math.floor(stacks.length / count)}–${Math.ceil(stacks.length / count)} of the ${stacks.length} stacks, at ${options.rate} requests/s, PostgreSQL backend`,
+  );
+  console.log(
+    `   ${"".padEnd(30)}${"time".padEnd(10)}${"× floor".padEnd(10)}${"refused".padEnd(18)}${"failed".padEnd(8)}store transactions`,
+  );
+  const dirs: string[] = [];
+  const measure = async (label: string, groups: string[][], env: Record<string, string>) => {
+    sim.clearRequests();
+    sim.setRateLimit({ limit: options.rate, windowMs: 1000 });
+    const started = performance.now();
+    let reports: RunReport[];
+    try {
+      reports = await Promise.all(
+        groups.map(async (group) => {
+          const dir = mkdtempSync(join(tmpdir(), "bench-catalog-runner-"));
+          dirs.push(dir);
+          const tool = makeTool(dir, env);
+          return (await tool.report(["drift", "--stack", group.join(",")], [0])).report;
+        }),
+      );
+    } finally {
+      sim.setRateLimit(undefined);
+    }
+    const ms = performance.now() - started;
+    const requests = apiRequests(sim);
+    const floorMs = ((requests.all - requests.refused) / options.rate) * 1000;
+    const failed = reports.reduce((n, r) => n + r.results.filter((x) => x.status !== "ok").length, 0);
+    const transactions = reports.reduce((n, r) => n + (r.rateLimit?.transactions ?? 0), 0);
+    const alone = reports.filter((r) => r.rateLimit?.alone).length;
+    console.log(
+      `   ${label.padEnd(30)}${sec(ms).padEnd(10)}${`${(ms / floorMs).toFixed(2)}x`.padEnd(10)}` +
+        `${`${requests.refused} of ${requests.all} (${((100 * requests.refused) / requests.all).toFixed(1)} %)`.padEnd(22)}${String(failed).padEnd(8)}` +
+        `${transactions > 0 ? `${transactions} (${(transactions / (requests.all || 1)).toFixed(2)} a request)` : "-"}${alone > 0 ? `; ${alone} runner(s) fell back to pacing alone` : ""}`,
+    );
+  };
+  const groups = Array.from({ length: count }, (_, n) => stacks.filter((_, i) => i % count === n));
+  try {
+    await measure("one runner, every stack", [stacks], {});
+    await measure(`${count} runners, sharing (default)`, groups, {});
+    await measure(`${count} runners, each alone (off)`, groups, { SERVICEAPI_RATE_LIMIT_STORE: "off" });
+  } finally {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
 

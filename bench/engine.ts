@@ -224,8 +224,8 @@ async function main(): Promise<void> {
     await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]), faces: faces() });
   if (only === undefined || only === "catalog") {
     await catalogBench(
-      ["--products", "120", "--anchor", "60", "--stack-size", "40"],
-      "\n5. The catalog tool (serviceapi-catalog) at 120 products in stacks of at most 40: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)",
+      ["--products", "120", "--anchor", "60", "--stack-size", "30"],
+      "\n5. The catalog tool (serviceapi-catalog) at 120 products in stacks of at most 30: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)",
     );
   }
   if (only === "parallel") await parallelism(Math.min(...sizes("sizes", [200])));

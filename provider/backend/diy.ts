@@ -7,7 +7,7 @@
 import { checkpointState, lockOf } from "./checkpoint";
 import { StateBackendError } from "./errors";
 import { META_KEY, STACKS_PREFIX, checkpointKeys, isDiyRef, layoutOf, lockPrefix, stacksOf } from "./layout";
-import { fullName, type StackLock, type StackRef, type StackState, type StateBackend } from "./model";
+import { fullName, type PostgresTarget, type StackLock, type StackRef, type StackState, type StateBackend } from "./model";
 
 export interface Blob {
   key: string;
@@ -40,6 +40,7 @@ export class DiyBackend implements StateBackend {
     private readonly bucket: Bucket,
     /** Masks a store's message (a driver's error may quote the URL). */
     private readonly mask: (text: string) => string,
+    readonly postgres?: PostgresTarget,
   ) {}
 
   async stacks(project?: string): Promise<StackRef[]> {

@@ -3,6 +3,7 @@
  * operations, and the locks held on them, as plain data. A secret stays in the ciphertext form the
  * state holds it in (`{"4dabf18193072939515e22adb298388d": …, "ciphertext": …}`): nothing here decrypts.
  */
+import type { PoolConfig } from "pg";
 
 /** A stack of the backend. A DIY backend's organization is always "organization"; a stack of the legacy layout (no projects) has project "". */
 export interface StackRef {
@@ -53,6 +54,8 @@ export interface StateBackend {
   readonly via: "file" | "postgres" | "cli";
   /** false for "cli": locks cannot be seen there. */
   readonly seesLocks: boolean;
+  /** For "postgres": how to connect to its database (in memory only; its password is never printed). */
+  readonly postgres?: PostgresTarget;
   /** Every stack, or those of one project (a legacy-layout stack has none, and is listed for every project, as `pulumi stack ls` does), sorted by full name. */
   stacks(project?: string): Promise<StackRef[]>;
   /** The stack's latest checkpoint; undefined when the stack does not exist. An existing stack with no deployment yet: empty lists. */
@@ -81,4 +84,14 @@ export interface OpenOptions {
   cwd?: string;
   /** "cli": read through the CLI even where the backend could be read directly (to compare the two, or to measure). */
   via?: "cli";
+}
+
+/** Where and how to connect to a `postgres://` backend's database (`postgres.ts`), from its URL and the PG* variables. */
+export interface PostgresTarget {
+  table: string;
+  /** What every key starts with: the URL's path and "/" ("" for none). */
+  prefix: string;
+  config: PoolConfig;
+  /** "negotiate": TLS if the server offers it (sslmode absent, prefer, allow). */
+  tls: "negotiate" | "as-configured";
 }

@@ -9,7 +9,7 @@ import { StateBackendError, maskText, maskUrl, passwordsOf } from "./errors";
 import { fileRoot, openFileBucket } from "./file";
 import { META_KEY, UnknownLayout, layoutOf } from "./layout";
 import type { OpenOptions, StateBackend } from "./model";
-import { openPostgresBucket, postgresTarget } from "./postgres";
+import { openPostgresBucket, postgresTarget, type PostgresTarget } from "./postgres";
 
 /**
  * A reader of the backend `options.url` names (else PULUMI_BACKEND_URL, else the one `pulumi whoami`
@@ -45,12 +45,14 @@ export async function openStateBackend(options: OpenOptions = {}): Promise<State
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   let bucket: Bucket;
   let via: "file" | "postgres";
+  let target: PostgresTarget | undefined;
   try {
     if (scheme === "file") {
       bucket = await openFileBucket(fileRoot(url, cwd));
       via = "file";
     } else if (scheme === "postgres" || scheme === "postgresql") {
-      bucket = await openPostgresBucket(postgresTarget(url, env));
+      target = postgresTarget(url, env);
+      bucket = await openPostgresBucket(target);
       via = "postgres";
     } else {
       return viaCli();
@@ -68,5 +70,5 @@ export async function openStateBackend(options: OpenOptions = {}): Promise<State
     if (error instanceof UnknownLayout) return viaCli();
     return fail(describe(error), error);
   }
-  return new DiyBackend(masked, via, bucket, mask);
+  return new DiyBackend(masked, via, bucket, mask, target);
 }

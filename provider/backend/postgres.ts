@@ -23,6 +23,9 @@ import { connect } from "node:net";
 import type { Pool, PoolConfig } from "pg";
 import { parse } from "pg-connection-string";
 import type { Blob, Bucket } from "./diy";
+import type { PostgresTarget } from "./model";
+
+export type { PostgresTarget } from "./model";
 
 /** Two connections: a listing and a read may overlap; more buys a reader of this size nothing. */
 const POOL_SIZE = 2;
@@ -32,15 +35,6 @@ const QUERY_TIMEOUT_MS = 60_000;
 const UNDEFINED_TABLE = "42P01";
 /** A table name Pulumi can use: it writes the name into its SQL as it is (and `<name>_key_prefix_idx`). */
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export interface PostgresTarget {
-  table: string;
-  /** What every key starts with: the URL's path and "/" ("" for none). */
-  prefix: string;
-  config: PoolConfig;
-  /** "negotiate": TLS if the server offers it (sslmode absent, prefer, allow). */
-  tls: "negotiate" | "as-configured";
-}
 
 /** Where and how to connect, from the backend URL and the environment; throws a one-line Error on a bad URL. */
 export function postgresTarget(url: string, env: NodeJS.ProcessEnv): PostgresTarget {
@@ -87,8 +81,24 @@ export function postgresTarget(url: string, env: NodeJS.ProcessEnv): PostgresTar
 
 /** The table's bucket: connects (one query, which also proves the connection), or throws the driver's error. */
 export async function openPostgresBucket(target: PostgresTarget): Promise<Bucket> {
+  const pool = await openPostgresPool(target);
+  const bucket = new PostgresBucket(pool, target.table, target.prefix);
+  try {
+    await bucket.read([]);
+  } catch (error) {
+    await bucket.close();
+    throw error;
+  }
+  return bucket;
+}
+
+/**
+ * A pool connecting as Pulumi's driver would (TLS negotiated as `sslmode` says), `overrides` on top.
+ * Nothing is connected yet; an idle connection the server drops is replaced by the next query.
+ */
+export async function openPostgresPool(target: PostgresTarget, overrides: PoolConfig = {}): Promise<Pool> {
   const { Pool } = await import("pg");
-  const config = { ...target.config };
+  const config = { ...target.config, ...overrides };
   if (target.tls === "negotiate") {
     const host = config.host || "localhost";
     const offered = !host.startsWith("/") && (await offersTls(host, config.port || 5432, config.connectionTimeoutMillis!));
@@ -98,14 +108,7 @@ export async function openPostgresBucket(target: PostgresTarget): Promise<Bucket
   const pool = new Pool(config);
   // An idle connection the server drops (a restart) is replaced by the next query; it must not crash the process.
   pool.on("error", () => {});
-  const bucket = new PostgresBucket(pool, target.table, target.prefix);
-  try {
-    await bucket.read([]);
-  } catch (error) {
-    await bucket.close();
-    throw error;
-  }
-  return bucket;
+  return pool;
 }
 
 class PostgresBucket implements Bucket {

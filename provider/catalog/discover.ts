@@ -70,7 +70,7 @@ export interface Discovery {
   project: string;
   /** The change since `--base` (undefined without it). */
   change?: CatalogChange;
-  backend: { url: string; via: StateBackend["via"]; seesLocks: boolean };
+  backend: { url: string; via: StateBackend["via"]; seesLocks: boolean; postgres?: StateBackend["postgres"] };
   /** Every stack of the catalog in the backend, by name. */
   stacks: Map<string, StackFacts>;
   /** Product ids (lower case) that stacks outside the catalog record. */
@@ -173,7 +173,7 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
       catalog,
       project: options.project,
       change,
-      backend: { url: backend.url, via: backend.via, seesLocks: backend.seesLocks },
+      backend: { url: backend.url, via: backend.via, seesLocks: backend.seesLocks, postgres: backend.postgres },
       stacks,
       elsewhere,
     };

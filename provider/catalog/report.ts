@@ -26,6 +26,22 @@ export interface RunReport {
   requests?: number;
   /** For drift: the commands that fix what it found. */
   next?: string[];
+  /** How the rate limit was shared (`run.ts`). */
+  rateLimit?: RateLimitReport;
+}
+
+/** How the run shared the rate limit, for the report: `--json`'s `rateLimit`. */
+export interface RateLimitReport {
+  /** "postgres": with the other runners, through the store; "none": this run's processes only. */
+  shared: "postgres" | "none";
+  /** Where (host:port/database), or why not shared. */
+  where: string;
+  /** Store transactions made (one per batch of attempts). */
+  transactions: number;
+  /** Attempts let go by the pacer. */
+  attempts: number;
+  /** The store failed (or could not be opened): this runner paced alone from then on. */
+  alone: boolean;
 }
 
 export interface Totals {

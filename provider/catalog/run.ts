@@ -15,7 +15,9 @@ import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
 import { retire } from "./moves";
+import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./rate-limit-store";
 import type { ProgramProduct } from "./program-input";
+import type { RateLimitReport } from "./report";
 import { emptyReport, runOnStack, type RunCommand, type StackReport } from "./stack-run";
 import { Workspaces } from "./workspace";
 
@@ -32,6 +34,8 @@ export interface RunOptions {
   /** The project of each product, resolved by the tool (name → id). */
   projects: ReadonlyMap<string, string>;
   json: boolean;
+  /** Where the runners of this deploy share the rate limit (`rate-limit-store.ts`). */
+  rateLimit: StoreChoice;
 }
 
 export interface Output {
@@ -50,7 +54,7 @@ export async function runPlanned(
   workspaces: Workspaces,
   io: Output,
   signal: AbortSignal,
-): Promise<StackReport[]> {
+): Promise<{ reports: StackReport[]; rateLimit: RateLimitReport }> {
   const mutating = options.command === "up" || options.command === "destroy" || options.command === "refresh";
   const inputs = new Map(plan.runs.map((run) => [run.name, programProducts(run, options.projects)]));
   const reports = plan.runs.map((run) => {
@@ -84,7 +88,13 @@ export async function runPlanned(
   });
   rmSync(scratch, { recursive: true, force: true });
   // One pacer for every process of every stack (the limit is the token's); each stack's URL carries its name, so it also counts each stack's requests.
-  const pacer = await startSharedPacer();
+  // With a store, the pacers of the other runners of this deploy (matrix jobs on other machines) pace together with it.
+  const warn = (message: string) => io.err(`serviceapi-catalog: warning: ${message}`);
+  const choice = options.rateLimit;
+  const store = choice.kind === "postgres" ? await openRateLimitStore(choice, warn) : undefined;
+  if (store && !options.json)
+    io.err(`rate limit: shared with the other runners through ${store.name}; ${RATE_LIMIT_STORE_ENV}=off turns it off`);
+  const pacer = await startSharedPacer({ store, warn });
   try {
     await pool(
       reports.filter((r) => r.status === "ok"),
@@ -137,7 +147,15 @@ export async function runPlanned(
     rmSync(scratch, { recursive: true, force: true });
   }
   writeLast(options.workDir, options.command, reports);
-  return reports;
+  const stats = pacer.stats();
+  const rateLimit: RateLimitReport = {
+    shared: store ? "postgres" : "none",
+    where: choice.kind === "postgres" ? choice.where : choice.why,
+    transactions: stats.store?.transactions ?? 0,
+    attempts: stats.acquired,
+    alone: choice.kind === "postgres" && (store === undefined || stats.store?.alone === true),
+  };
+  return { reports, rateLimit };
 }
 
 /**

@@ -19,6 +19,7 @@ import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
 import { recover } from "./recover";
 import { formatReport, totals, type RunReport } from "./report";
+import { chooseStore } from "./rate-limit-store";
 import { journalDir, runPlanned, type Output } from "./run";
 import type { RunCommand, StackReport } from "./stack-run";
 import type { Workspaces } from "./workspace";
@@ -172,6 +173,8 @@ export async function runStacks(
 ): Promise<number> {
   const settings = checkSettings(options);
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
+  // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
+  const rateLimit = chooseStore({ env: process.env, backend: discovery.backend.postgres, baseUrl: settings.baseUrl! });
   if (discovery.stacks.size === 0 && command === "destroy") {
     io.out(`no ${options.stackPrefix}* stack of project ${options.project} in this backend: nothing to destroy`);
     return EXIT.ok;
@@ -192,7 +195,7 @@ export async function runStacks(
   const splitLines: string[] = [];
   // Progress on stderr as each move is made; the report lists them too.
   if (command === "up" && options.stacks.length === 0) splitLines.push(...(await makeMoves(workspaces, plan, (line) => io.err(line))));
-  const reports = await runPlanned(
+  const { reports, rateLimit: sharing } = await runPlanned(
     plan,
     {
       command,
@@ -203,6 +206,7 @@ export async function runStacks(
       settings: fingerprintSettings(options),
       projects: projects.ids,
       json: options.json,
+      rateLimit,
     },
     workspaces,
     io,
@@ -225,6 +229,7 @@ export async function runStacks(
     results: reports,
     requests: projects.requests,
     next: command === "drift" ? nextAfterDrift(reports, options) : command === "refresh" ? nextAfterRefresh(reports) : undefined,
+    rateLimit: sharing,
   };
   if (command === "drift" && options.write) {
     const written = writeDrift(

@@ -7,6 +7,11 @@
  * then ask it, through `internal/remote-pacer.ts`, before each attempt — as the calls of one client ask
  * their own pacer.
  *
+ * Runners on separate machines (the jobs of a CI matrix) share the limit through a store they all
+ * reach: given `store`, this pacer keeps its state there (`internal/stored-pacer.ts`; the catalog
+ * tool's PostgreSQL store is `provider/catalog/rate-limit-store.ts`), so each runner's processes ask
+ * their runner's pacer, and the runners' pacers agree through the store.
+ *
  * It listens on 127.0.0.1 only, and the URL's path holds a random secret, so another user of the
  * machine cannot drive it. It hears only when to send and how it went: no request, header, body or token.
  */
@@ -16,10 +21,18 @@ import type { AddressInfo } from "node:net";
 import { SYSTEM_CLOCK, type Clock } from "./config";
 import { LimitedReport, PACER_ENDPOINTS, TicketWire, type PacerEndpoint } from "./internal/remote-pacer";
 import { RateLimitPacer } from "./internal/rate-limit-pacer";
+import { StoredPacer, type PaceStore, type StoredPacerStats } from "./internal/stored-pacer";
+
+export type { PaceStore, StoredPacerStats } from "./internal/stored-pacer";
+export type { PaceState } from "./internal/rate-limit-pacer";
 
 export interface SharedPacerOptions {
   /** The pacer's time, for tests with scaled-down time (the clients' clock should be the same). Default: the real clocks. */
   clock?: Clock;
+  /** Runners that share the limit keep the pacer's state here; without it, the pace is this process's own. */
+  store?: PaceStore;
+  /** Told once when the store fails (the runner then paces alone). Default: stderr. */
+  warn?: (message: string) => void;
 }
 
 /** What the pacer has seen, for a tool's report and for tests. */
@@ -34,8 +47,10 @@ export interface SharedPacerStats {
   waiting: number;
   /** Held attempts whose client left before they were let go (aborted, or its process ended). */
   dropped: number;
-  /** Milliseconds between attempts at the learned pace; 0 while unpaced. */
+  /** Milliseconds between attempts at the learned pace; 0 while unpaced (and with a store, which holds the pace). */
   intervalMs: number;
+  /** With a store: its transactions, and whether it failed. */
+  store?: StoredPacerStats;
   /** Attempts let go, by the label of the URL they came through (`urlFor`): a tool's count per stack. */
   acquiredBy: Record<string, number>;
 }
@@ -57,7 +72,11 @@ export interface SharedPacer {
 const MAX_BODY_BYTES = 1024;
 
 export async function startSharedPacer(options: SharedPacerOptions = {}): Promise<SharedPacer> {
-  const pacer = new RateLimitPacer(options.clock ?? SYSTEM_CLOCK);
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`warning: ${message}\n`));
+  const stored = options.store ? new StoredPacer({ store: options.store, clock, warn }) : undefined;
+  const local = stored ? undefined : new RateLimitPacer(clock);
+  const pacer = stored ?? local!;
   const secret = Buffer.from(randomBytes(24).toString("base64url"));
   const counts = { acquired: 0, passed: 0, limited: 0, dropped: 0 };
   const acquiredBy: Record<string, number> = {};
@@ -135,7 +154,13 @@ export async function startSharedPacer(options: SharedPacerOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}/${secret.toString()}`,
     urlFor: (label) => `http://127.0.0.1:${port}/${secret.toString()}/${encodeURIComponent(label)}`,
-    stats: () => ({ ...counts, waiting: held.size, intervalMs: pacer.intervalMs, acquiredBy: { ...acquiredBy } }),
+    stats: () => ({
+      ...counts,
+      waiting: held.size,
+      intervalMs: local?.intervalMs ?? 0,
+      acquiredBy: { ...acquiredBy },
+      ...(stored && { store: stored.stats() }),
+    }),
     async close() {
       closing = true;
       for (const left of held) left.abort(new Error("the shared pacer is closing"));
@@ -143,6 +168,7 @@ export async function startSharedPacer(options: SharedPacerOptions = {}): Promis
       // Idle keep-alive connections would hold `close` open until they time out.
       server.closeIdleConnections();
       await closed;
+      await stored?.close();
     },
   };
 }

@@ -4,4 +4,12 @@
  * the package's entry that every user program loads; tools import it as `pulumi-serviceapi/shared-pacer`
  * (the catalog tool imports this file).
  */
-export { startSharedPacer, type SharedPacer, type SharedPacerOptions, type SharedPacerStats } from "./shared-pacer";
+export {
+  startSharedPacer,
+  type PaceState,
+  type PaceStore,
+  type SharedPacer,
+  type SharedPacerOptions,
+  type SharedPacerStats,
+  type StoredPacerStats,
+} from "./shared-pacer";

@@ -22,6 +22,8 @@ export interface Postgres {
   /** The same without the password, which then goes in `PGPASSWORD` (as docs/gitops.md advises). */
   backendWithoutPassword: (table: string) => string;
   password: () => string;
+  /** Stops the server now (as a database that goes away mid-run); the suite's end then has nothing left to stop. */
+  stop: () => Promise<void>;
 }
 
 export function postgresForSuite(): Postgres {
@@ -46,5 +48,8 @@ export function postgresForSuite(): Postgres {
     backend: (table) => `${current()}&table=${table}`,
     backendWithoutPassword: (table) => `${current().replace(`:${password()}@`, "@")}&table=${table}`,
     password,
+    stop: async () => {
+      await run("bash", [SCRIPT, "stop", dir], { timeout: 120_000 });
+    },
   };
 }

@@ -47,6 +47,68 @@ export interface Pacer {
   limited(ticket: PaceTicket, waitMs: number, retryAfterMs?: number): void;
 }
 
+/**
+ * What a pacer knows, as plain data: one client's (`RateLimitPacer`), or one shared by several
+ * runners and kept in a store (`stored-pacer.ts`), where it is read, changed by the functions below
+ * and written back under a lock. Times are the owning clock's milliseconds.
+ */
+export interface PaceState {
+  episode: number;
+  /** Send times of the requests of this episode that got through (not 429). */
+  passed: number[];
+  pausedUntil: number;
+  intervalMs: number;
+  nextSlot: number;
+  /** When the last 429 was reported; null before any. */
+  lastLimitedAt: number | null;
+}
+
+export function initialPace(): PaceState {
+  return { episode: 0, passed: [], pausedUntil: 0, intervalMs: 0, nextSlot: 0, lastLimitedAt: null };
+}
+
+/** When the next call may go: after the pause and at its slot. */
+export function readyAt(state: PaceState): number {
+  return Math.max(state.pausedUntil, state.nextSlot);
+}
+
+/** Drops a pace learned more than `FORGET_AFTER_MS` ago: a client that outlives a busy spell is not held back for good. */
+export function forgetOldPace(state: PaceState, now: number): void {
+  if (state.lastLimitedAt === null || now - state.lastLimitedAt > FORGET_AFTER_MS) state.intervalMs = 0;
+}
+
+/** A call goes at `at` (no earlier than `readyAt`): the next one's slot is one interval later. */
+export function grantSlot(state: PaceState, at: number): PaceTicket {
+  state.nextSlot = at + state.intervalMs;
+  return { episode: state.episode, sentAt: at };
+}
+
+/** The call's response was not a 429: it counts towards the rate of its episode. */
+export function recordPassed(state: PaceState, ticket: PaceTicket): void {
+  if (ticket.episode !== state.episode) return;
+  state.passed.push(ticket.sentAt);
+  if (state.passed.length > KEPT_SENDS) state.passed.shift();
+}
+
+/**
+ * The call got a 429 and will wait `waitMs` (`retryAfterMs` is what the server asked, if it
+ * did): every call holds off until then. The first 429 of an episode sets the pace; later ones
+ * (requests sent before it) only extend the pause.
+ */
+export function recordLimited(state: PaceState, ticket: PaceTicket, now: number, waitMs: number, retryAfterMs?: number): void {
+  state.lastLimitedAt = now;
+  state.pausedUntil = Math.max(state.pausedUntil, now + waitMs);
+  if (ticket.episode === state.episode) {
+    state.intervalMs = nextInterval(
+      state.intervalMs,
+      state.passed.map((sentAt) => now - sentAt),
+      retryAfterMs,
+    );
+    state.episode += 1;
+    state.passed = [];
+  }
+}
+
 interface Waiter {
   grant: (ticket: PaceTicket) => void;
   fail: (reason: unknown) => void;
@@ -55,13 +117,7 @@ interface Waiter {
 
 export class RateLimitPacer implements Pacer {
   readonly #now: () => number;
-  #episode = 0;
-  /** Send times of the requests of this episode that got through (not 429). */
-  #passed: number[] = [];
-  #pausedUntil = 0;
-  #intervalMs = 0;
-  #nextSlot = 0;
-  #lastLimitedAt = Number.NEGATIVE_INFINITY;
+  readonly #state = initialPace();
   readonly #waiting: Waiter[] = [];
   /** Cancels the pending release, if any. */
   #timer: AbortController | undefined;
@@ -74,15 +130,15 @@ export class RateLimitPacer implements Pacer {
 
   /** Milliseconds between paced calls; 0 while calls are not paced. */
   get intervalMs(): number {
-    return this.#intervalMs;
+    return this.#state.intervalMs;
   }
 
   /** Resolves when this call may send, in arrival order; rejects with the signal's reason when it is aborted first. */
   acquire(signal?: AbortSignal): Promise<PaceTicket> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
-    if (now - this.#lastLimitedAt > FORGET_AFTER_MS) this.#intervalMs = 0;
-    if (this.#waiting.length === 0 && now >= this.#readyAt()) return Promise.resolve(this.#grant(now));
+    forgetOldPace(this.#state, now);
+    if (this.#waiting.length === 0 && now >= readyAt(this.#state)) return Promise.resolve(grantSlot(this.#state, now));
     return new Promise<PaceTicket>((grant, fail) => {
       const onAbort = () => {
         const index = this.#waiting.indexOf(waiter);
@@ -97,48 +153,20 @@ export class RateLimitPacer implements Pacer {
     });
   }
 
-  /** The call's response was not a 429: it counts towards the rate of its episode. */
   passed(ticket: PaceTicket): void {
-    if (ticket.episode !== this.#episode) return;
-    this.#passed.push(ticket.sentAt);
-    if (this.#passed.length > KEPT_SENDS) this.#passed.shift();
+    recordPassed(this.#state, ticket);
   }
 
-  /**
-   * The call got a 429 and will wait `waitMs` (`retryAfterMs` is what the server asked, if it
-   * did): every call holds off until then. The first 429 of an episode sets the pace; later ones
-   * (requests sent before it) only extend the pause.
-   */
   limited(ticket: PaceTicket, waitMs: number, retryAfterMs?: number): void {
-    const now = this.#now();
-    this.#lastLimitedAt = now;
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + waitMs);
-    if (ticket.episode === this.#episode) {
-      this.#intervalMs = nextInterval(
-        this.#intervalMs,
-        this.#passed.map((sentAt) => now - sentAt),
-        retryAfterMs,
-      );
-      this.#episode += 1;
-      this.#passed = [];
-    }
+    recordLimited(this.#state, ticket, this.#now(), waitMs, retryAfterMs);
     this.#schedule();
-  }
-
-  #readyAt(): number {
-    return Math.max(this.#pausedUntil, this.#nextSlot);
-  }
-
-  #grant(now: number): PaceTicket {
-    this.#nextSlot = now + this.#intervalMs;
-    return { episode: this.#episode, sentAt: now };
   }
 
   #schedule(): void {
     this.#timer?.abort();
     this.#timer = undefined;
     if (this.#waiting.length === 0) return;
-    const delay = Math.max(0, Math.ceil(this.#readyAt() - this.#now()));
+    const delay = Math.max(0, Math.ceil(readyAt(this.#state) - this.#now()));
     const timer = new AbortController();
     this.#timer = timer;
     this.#sleep(delay, timer.signal).then(
@@ -152,10 +180,10 @@ export class RateLimitPacer implements Pacer {
   /** Lets waiting calls go while the pause is over and their slot has come: one per interval, or all when unpaced. */
   #release(): void {
     this.#timer = undefined;
-    for (let now = this.#now(); this.#waiting.length > 0 && now >= this.#readyAt(); now = this.#now()) {
+    for (let now = this.#now(); this.#waiting.length > 0 && now >= readyAt(this.#state); now = this.#now()) {
       const waiter = this.#waiting.shift()!;
       waiter.detach();
-      waiter.grant(this.#grant(now));
+      waiter.grant(grantSlot(this.#state, now));
     }
     this.#schedule();
   }

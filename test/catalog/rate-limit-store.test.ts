@@ -1,0 +1,55 @@
+/**
+ * Which store the runners of a deploy share the rate limit through (`provider/catalog/rate-limit-store.ts`):
+ * decided from SERVICEAPI_RATE_LIMIT_STORE and the state backend before any request; a bad setting is
+ * one line naming it. The PostgreSQL store itself: test/engine/catalog-shared-limit.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { postgresTarget } from "../../provider/backend";
+import { CatalogError } from "../../provider/catalog/errors";
+import { chooseStore } from "../../provider/catalog/rate-limit-store";
+
+const baseUrl = "https://api.example.com/";
+const backend = postgresTarget("postgres://pulumi:s3cret-pw@db.internal:5433/state?sslmode=disable&table=pulumi_state", {});
+
+describe("the shared rate limit's store", () => {
+  it("unset: the state backend's database when it is PostgreSQL, the service's URL as the bucket; else none", () => {
+    expect(chooseStore({ env: {}, backend, baseUrl })).toMatchObject({
+      kind: "postgres",
+      where: "db.internal:5433/state",
+      setting: "the state backend's database",
+      bucket: "https://api.example.com",
+    });
+    expect(chooseStore({ env: {}, backend: undefined, baseUrl })).toEqual({ kind: "none", why: "the state backend is not PostgreSQL" });
+  });
+
+  it("off turns it off; a postgres:// URL names another database; SERVICEAPI_RATE_LIMIT_KEY names the bucket", () => {
+    expect(chooseStore({ env: { SERVICEAPI_RATE_LIMIT_STORE: "off" }, backend, baseUrl })).toEqual({
+      kind: "none",
+      why: "SERVICEAPI_RATE_LIMIT_STORE=off",
+    });
+    const other = chooseStore({
+      env: { SERVICEAPI_RATE_LIMIT_STORE: "postgresql://limits:pw@pacing.internal/limits", SERVICEAPI_RATE_LIMIT_KEY: "team-a" },
+      backend: undefined,
+      baseUrl,
+    });
+    expect(other).toMatchObject({
+      kind: "postgres",
+      where: "pacing.internal:5432/limits",
+      setting: "SERVICEAPI_RATE_LIMIT_STORE",
+      bucket: "team-a",
+    });
+    // Where it is said never carries the password.
+    expect(JSON.stringify({ ...other, target: undefined })).not.toContain("pw");
+  });
+
+  it("anything else is refused in one line naming the setting and what it takes", () => {
+    expect(() => chooseStore({ env: { SERVICEAPI_RATE_LIMIT_STORE: "redis://cache:6379" }, backend, baseUrl })).toThrow(
+      new CatalogError(
+        "SERVICEAPI_RATE_LIMIT_STORE must be off or a postgres:// URL (unset: the state backend's database, if it is PostgreSQL)",
+      ),
+    );
+    expect(() => chooseStore({ env: { SERVICEAPI_RATE_LIMIT_KEY: "k".repeat(201) }, backend, baseUrl })).toThrow(
+      new CatalogError("SERVICEAPI_RATE_LIMIT_KEY is longer than 200 characters: give a shorter name"),
+    );
+  });
+});

@@ -14,10 +14,14 @@
  *     `drift --stack` of a quarter of c)'s stacks at once, at `--rate`: sharing the limit through the
  *     backend's PostgreSQL (the default), each pacing alone (SERVICEAPI_RATE_LIMIT_STORE=off), and one
  *     runner of every stack; time against the rate's floor, the share refused, the store's transactions.
+ * With `--growth N1,N2,…` it runs only e): at each size, in a backend and simulator of its own, the
+ * first `up`, a no-change `preview` and `drift` at `--rate`, printed as time per product against the
+ * smallest size's (growth shown, not assumed: 1.00x is linear).
  * Printed, never asserted; a command that fails or does something other than expected stops the bench.
  *
  *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
  *                              [--skip anchor,pr,preview,floor,drift,postgres,runners]
+ *                              [--growth N1,N2,…]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -56,6 +60,8 @@ interface Options {
   driftParallel?: number;
   rate: number;
   skip: Set<Section>;
+  /** Sizes for e) (empty: the other sections instead). */
+  growth: number[];
 }
 
 /** The same product as bench/scale-program declares for index `i`, as a catalog entry (project by name). */
@@ -566,6 +572,44 @@ async function runners(sim: Simulator, options: Options, stacks: string[], makeT
   }
 }
 
+/** e) The same commands at each `--growth` size, each in a backend and simulator of its own: time per product, against the smallest. */
+async function growth(options: Options, cliBin: string): Promise<void> {
+  console.log(
+    `\n   e) growth: first up, no-change preview and drift (at ${options.rate} requests/s) at ${options.growth.join(", ")} products, ` +
+      `file backend, --stack-size ${options.stackSize}; ms per product, and against the smallest size (1.00x: linear)`,
+  );
+  const rows: { size: number; up: number; preview: number; drift: number }[] = [];
+  for (const size of options.growth) {
+    const root = mkdtempSync(join(tmpdir(), "bench-catalog-growth-"));
+    const sim = await startSimulator({ port: 0, requestLogLimit: 10 * size + 10_000 });
+    try {
+      writeCatalog(join(root, "catalog"), size);
+      mkdirSync(join(root, "state"));
+      const tool = new Tool(root, sim, `file://${join(root, "state")}`, cliBin, options);
+      const up = await tool.report(["up"]);
+      expectClean(`up (${size})`, up.report, size);
+      const preview = await tool.report(["preview"]);
+      expectClean(`preview (${size})`, preview.report, 0);
+      sim.setRateLimit({ limit: options.rate, windowMs: 1000 });
+      const drifted = await tool.report(["drift"], [0], options.driftParallel ?? (options.parallel ?? availableParallelism()) + 1);
+      sim.setRateLimit(undefined);
+      expectClean(`drift (${size})`, drifted.report, 0);
+      rows.push({ size, up: up.run.ms / size, preview: preview.run.ms / size, drift: drifted.run.ms / size });
+    } finally {
+      await sim.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  const first = rows[0]!;
+  console.log(`   ${"products".padEnd(10)}${"up".padEnd(20)}${"no-change preview".padEnd(20)}drift`);
+  for (const row of rows) {
+    const cell = (ms: number, base: number) => `${ms.toFixed(1)} ms (${(ms / base).toFixed(2)}x)`.padEnd(20);
+    console.log(
+      `   ${String(row.size).padEnd(10)}${cell(row.up, first.up)}${cell(row.preview, first.preview)}${cell(row.drift, first.drift).trimEnd()}`,
+    );
+  }
+}
+
 // --- the command line -----------------------------------------------------------------------------
 
 function parseOptions(argv: string[]): Options {
@@ -580,6 +624,7 @@ function parseOptions(argv: string[]): Options {
       rate: { type: "string", default: "20" },
       skip: { type: "string", default: "" },
       quick: { type: "boolean", default: false },
+      growth: { type: "string", default: "" },
     },
   });
   const whole = (name: string, text: string | undefined, fallback: number, min = 1): number => {
@@ -601,6 +646,11 @@ function parseOptions(argv: string[]): Options {
     driftParallel: values["drift-parallel"] === undefined ? undefined : whole("drift-parallel", values["drift-parallel"], 0),
     rate: whole("rate", values.rate, 20),
     skip: new Set(skip as Section[]),
+    growth: values.growth
+      .split(",")
+      .filter(Boolean)
+      .map((n) => whole("growth", n, 0))
+      .sort((a, b) => a - b),
   };
 }
 
@@ -613,6 +663,11 @@ export async function catalogBench(
   const started = performance.now();
   const { bin } = await pulumiCli();
   console.log(title);
+  if (options.growth.length > 0) {
+    await growth(options, bin);
+    console.log(`\n   bench:catalog took ${sec(performance.now() - started)}`);
+    return;
+  }
   const anchorRun = options.anchor > 0 && !options.skip.has("anchor") ? await anchor(options) : undefined;
   const file = await fileBackend(options, bin, anchorRun);
   if (!options.skip.has("postgres")) await postgres(options, bin, file);

@@ -76,19 +76,25 @@ export async function openRateLimitStore(
   warn: (message: string) => void,
 ): Promise<PaceStore | undefined> {
   const name = `PostgreSQL at ${choice.where} (${choice.setting})`;
-  const pool = await openPostgresPool(choice.target, {
-    max: 1,
-    connectionTimeoutMillis: Math.min(choice.target.config.connectionTimeoutMillis ?? STORE_TIMEOUT_MS, STORE_TIMEOUT_MS),
-    query_timeout: STORE_TIMEOUT_MS,
-  });
+  let pool: Pool | undefined;
   try {
+    // Opening it may connect already (to ask whether the server offers TLS): a dead URL fails here.
+    pool = await openPostgresPool(choice.target, {
+      max: 1,
+      connectionTimeoutMillis: Math.min(choice.target.config.connectionTimeoutMillis ?? STORE_TIMEOUT_MS, STORE_TIMEOUT_MS),
+      query_timeout: STORE_TIMEOUT_MS,
+    });
     await createTable(pool);
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await pool?.end().catch(() => undefined);
+    // PostgreSQL's insufficient_privilege: the role may not make the table; anything else is the connection.
+    const fix =
+      (error as { code?: unknown }).code === "42501"
+        ? `create the table ${RATE_LIMIT_TABLE} once as the database's owner and grant this role SELECT, INSERT, UPDATE on it (docs/catalog.md)`
+        : "check that this runner reaches the database";
     warn(
       `the shared rate limit in ${name} is not available: ${describe(error)}; this runner paces its requests alone. ` +
-        `Set ${RATE_LIMIT_STORE_ENV}=off to share nothing without this warning, or grant the backend's role CREATE on the database ` +
-        `(or create the table ${RATE_LIMIT_TABLE} as docs/catalog.md shows).`,
+        `To share it, ${fix}; to go without it and this warning, set ${RATE_LIMIT_STORE_ENV}=off.`,
     );
     return undefined;
   }

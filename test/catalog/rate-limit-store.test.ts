@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { postgresTarget } from "../../provider/backend";
 import { CatalogError } from "../../provider/catalog/errors";
-import { chooseStore } from "../../provider/catalog/rate-limit-store";
+import { chooseStore, openRateLimitStore } from "../../provider/catalog/rate-limit-store";
 
 const baseUrl = "https://api.example.com/";
 const backend = postgresTarget("postgres://pulumi:s3cret-pw@db.internal:5433/state?sslmode=disable&table=pulumi_state", {});
@@ -51,5 +51,21 @@ describe("the shared rate limit's store", () => {
     expect(() => chooseStore({ env: { SERVICEAPI_RATE_LIMIT_KEY: "k".repeat(201) }, backend, baseUrl })).toThrow(
       new CatalogError("SERVICEAPI_RATE_LIMIT_KEY is longer than 200 characters: give a shorter name"),
     );
+  });
+
+  it("a database that cannot be reached: no store, one warning naming it (never the password) and the way to go without it", async () => {
+    const choice = chooseStore({
+      env: { SERVICEAPI_RATE_LIMIT_STORE: "postgres://limits:hunter2-pw@127.0.0.1:1/limits" },
+      backend,
+      baseUrl,
+    });
+    if (choice.kind !== "postgres") throw new Error("expected a PostgreSQL store");
+    const warnings: string[] = [];
+    expect(await openRateLimitStore(choice, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings).toEqual([
+      "the shared rate limit in PostgreSQL at 127.0.0.1:1/limits (SERVICEAPI_RATE_LIMIT_STORE) is not available: connect ECONNREFUSED 127.0.0.1:1; " +
+        "this runner paces its requests alone. To share it, check that this runner reaches the database; to go without it and this warning, " +
+        "set SERVICEAPI_RATE_LIMIT_STORE=off.",
+    ]);
   });
 });

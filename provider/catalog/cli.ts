@@ -53,8 +53,9 @@ options:
 
 Exit codes: 0 done; 1 a stack failed or is blocked (locked, pending operations); 2 refused before any
 stack ran; 7 drift found; 130 cancelled. Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other
-SERVICEAPI_* variables; state: PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE.
-Docs: docs/catalog.md`;
+SERVICEAPI_* variables; state: PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE;
+the rate limit, shared by the runners of a PostgreSQL backend: SERVICEAPI_RATE_LIMIT_STORE (off, or
+another postgres:// URL) and SERVICEAPI_RATE_LIMIT_KEY. Docs: docs/catalog.md`;
 
 const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "import", "report"] as const;
 /** Options that only one command takes, and that command. */

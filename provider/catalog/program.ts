@@ -4,21 +4,25 @@
  * for this run, each project already resolved to its id (`program-input.ts`), so a clean CI runner
  * needs nothing but the catalog, and a stack's program sends no request of its own.
  *
- * The resources are this package's `Product`s, so every check, message, secret rule and recovery of
- * the resource holds here too. A product's logical name is its catalog key.
+ * The resources are this package's `Product`s (`LightProduct`: the same resource, declared without
+ * loading the provider or Pulumi's closure serializer), so every check, message, secret rule and
+ * recovery of the resource holds here too. A product's logical name is its catalog key.
+ *
+ * The module exports the program as a function, which Pulumi's language host calls once it has
+ * loaded the module: the engine records the stack trace of every resource's declaration in the
+ * state, and one taken here, outside the module loading of Node.js (and of ts-node, which a language
+ * host older than the CLI starts whatever Pulumi.yaml says), has 4 frames instead of 20 to 22.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { Product, type ProductArgs } from "../index";
+import { RunError } from "@pulumi/pulumi/errors";
+import { LightProduct, type ProductArgs } from "../program/light-product";
 import { PRODUCTS_ENV, readProgramInput } from "./program-input";
 
-const input = readProgramInput();
-if (input === undefined) {
-  throw new pulumi.RunError(
-    `this program is run by serviceapi-catalog, which sets ${PRODUCTS_ENV}: run \`serviceapi-catalog preview\`, not \`pulumi\` here`,
-  );
-}
-
-for (const { key, entry } of input.products) new Product(key, entry as ProductArgs);
-
-/** The stack's one output: how many products it holds. */
-export const products = input.products.length;
+export = function catalogStack(): void {
+  const input = readProgramInput();
+  if (input === undefined) {
+    throw new RunError(
+      `this program is run by serviceapi-catalog, which sets ${PRODUCTS_ENV}: run \`serviceapi-catalog preview\`, not \`pulumi\` here`,
+    );
+  }
+  for (const { key, entry } of input.products) new LightProduct(key, entry as ProductArgs);
+};

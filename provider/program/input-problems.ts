@@ -14,7 +14,7 @@
  * checked by the provider only, as before. The plugin's programs (YAML, the generated SDKs) run
  * none of this code: docs/troubleshooting.md says so.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as log from "@pulumi/pulumi/log"; // by module: see resource-props.ts
 import { Failures, ILL_FORMED, UNKNOWN, checkInputs } from "../resources/checks";
 import type { ResourceFields } from "../resources/fields";
 
@@ -41,7 +41,7 @@ function report(): void {
   const count = resources;
   resources = 0;
   if (count < 2) return;
-  void pulumi.log.warn(
+  void log.warn(
     `serviceapi: ${count} resources of this program have input problems; \`pulumi preview\` fails at the first of them the engine checks, ` +
       `so here are all of them (no value is shown):\n  ${lines.join("\n  ")}`,
   );

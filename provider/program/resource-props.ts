@@ -1,7 +1,13 @@
 /**
  * The props a resource class hands to `pulumi.dynamic.Resource`, built in the program process.
  */
-import * as pulumi from "@pulumi/pulumi";
+// Pulumi's SDK by module, not `@pulumi/pulumi`: its index also loads the Automation API (npm's
+// arborist, pacote, …), which a program that declares only products has no use for — the catalog's
+// stack programs (`light-product.ts`), a process per stack, would each load it for nothing.
+import { RunError } from "@pulumi/pulumi/errors";
+import { getOrganization, getProject, getStack } from "@pulumi/pulumi/metadata";
+import { isSecret, output, type Input, type Output } from "@pulumi/pulumi/output";
+import type { CustomResourceOptions } from "@pulumi/pulumi/resource";
 import { propertyNames, type ResourceFields } from "../resources/fields";
 import { SECRETS_KEY, STACK_KEY } from "../resources/program-hints";
 import { NAME_KEY } from "../resources/stored-state";
@@ -25,14 +31,14 @@ export function resourceProps<I>(
   fields: ResourceFields<I>,
   name: string,
   args: object,
-  opts: pulumi.CustomResourceOptions | undefined,
+  opts: CustomResourceOptions | undefined,
 ): Record<string, unknown> {
   const type = fields.resource;
   warnIfTokenNotSecret();
   if (opts?.import !== undefined) {
     // The engine would reach the dynamic-provider server's read with no properties, which fails
     // with "Cannot read properties of undefined (reading 'toJavaScript')"; say what works instead.
-    throw new pulumi.RunError(
+    throw new RunError(
       `${type} "${name}": the \`import\` resource option does not work with Pulumi dynamic providers` +
         (type === "Product" ? '; to take over an existing product, set `adoptId: "<id>"` instead.' : "."),
     );
@@ -46,24 +52,22 @@ export function resourceProps<I>(
 /** `{__stack: "organization/project/stack"}`, or nothing where the SDK cannot say (a program under mocks). */
 function stackHint(): Record<string, string> {
   try {
-    return { [STACK_KEY]: `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}` };
+    return { [STACK_KEY]: `${getOrganization()}/${getProject()}/${getStack()}` };
   } catch {
     return {};
   }
 }
 
 /** The names of the inputs in `args` whose values are secret: an output of names only, known at preview too. */
-function secretNames(args: object): pulumi.Output<string[]> {
+function secretNames(args: object): Output<string[]> {
   const entries = Object.entries(args as Record<string, unknown>);
-  return pulumi.output(
-    Promise.all(entries.map(async ([key, value]) => ((await pulumi.isSecret(pulumi.output(value))) ? [key] : []))).then((found) =>
-      found.flat(),
-    ),
+  return output(
+    Promise.all(entries.map(async ([key, value]) => ((await isSecret(output(value))) ? [key] : []))).then((found) => found.flat()),
   );
 }
 
 /** A resource's `Args`: its lifecycle's inputs, each accepting an `Input` (as SST derives `Input<Inputs["x"]>`). */
-export type ResourceArgs<Inputs> = { [K in keyof Inputs]: pulumi.Input<Inputs[K]> };
+export type ResourceArgs<Inputs> = { [K in keyof Inputs]: Input<Inputs[K]> };
 
 /**
  * A resource's outputs as the class exposes them: every output of its lifecycle (`ProductOutputs`,
@@ -71,7 +75,7 @@ export type ResourceArgs<Inputs> = { [K in keyof Inputs]: pulumi.Input<Inputs[K]
  * instance, so a class merges this interface instead of declaring each field again.
  */
 export type ResourceOutputs<Outputs> = {
-  readonly [K in keyof Outputs as K extends `__${string}` ? never : K]-?: pulumi.Output<Outputs[K]>;
+  readonly [K in keyof Outputs as K extends `__${string}` ? never : K]-?: Output<Outputs[K]>;
 };
 
 /**

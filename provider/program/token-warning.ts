@@ -3,7 +3,10 @@
  * `Pulumi.<stack>.yaml` (and so in the repository) and in the state. Said once per program process
  * (one per `pulumi` command), from the first resource or data source; the token is never printed.
  */
-import * as pulumi from "@pulumi/pulumi";
+// Pulumi's SDK by module: see resource-props.ts.
+import { Config } from "@pulumi/pulumi/config";
+import * as log from "@pulumi/pulumi/log";
+import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 
 const TOKEN_KEY = "serviceapi:token";
 
@@ -23,8 +26,8 @@ export const programProcess = { tokenChecked: false };
 export function warnIfTokenNotSecret(process = programProcess): void {
   if (process.tokenChecked) return;
   process.tokenChecked = true;
-  const warning = tokenWarning(new pulumi.Config("serviceapi").get("token") !== undefined, isConfigSecret(TOKEN_KEY));
-  if (warning !== undefined) void pulumi.log.warn(warning);
+  const warning = tokenWarning(new Config("serviceapi").get("token") !== undefined, isConfigSecret(TOKEN_KEY));
+  if (warning !== undefined) void log.warn(warning);
 }
 
 /**
@@ -34,7 +37,7 @@ export function warnIfTokenNotSecret(process = programProcess): void {
  * variable is read otherwise.
  */
 function isConfigSecret(key: string): boolean {
-  const runtime = pulumi.runtime as unknown as { isConfigSecret?: (k: string) => boolean };
+  const runtime = runtimeConfig as unknown as { isConfigSecret?: (k: string) => boolean };
   if (typeof runtime.isConfigSecret === "function") return runtime.isConfigSecret(key);
   try {
     const keys: unknown = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]");

@@ -8,7 +8,7 @@
  * here, and a bad one is replaced by a marker that `check()` turns into a failure naming the field
  * — at preview, before any request.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { Output, output, type Input } from "@pulumi/pulumi/output"; // by module: see resource-props.ts
 import { ILL_FORMED } from "../resources/checks";
 
 /**
@@ -21,8 +21,7 @@ export function guardStrings<T extends object>(args: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) out[key] = undefined;
-    else if (pulumi.Output.isInstance(value) || value instanceof Promise)
-      out[key] = pulumi.output(value as pulumi.Input<string>).apply(markIllFormed);
+    else if (Output.isInstance(value) || value instanceof Promise) out[key] = output(value as Input<string>).apply(markIllFormed);
     else out[key] = markIllFormed(value);
   }
   return out as T;

@@ -190,6 +190,8 @@ const RULES: Record<string, RuleCases> = {
     rule: TS_RULE,
     refused: [
       ["provider/catalog/x.ts", 'import { Product } from "../program/product";', LAYER],
+      ["provider/catalog/x.ts", 'import { guardStrings } from "../program/unicode-guard";', LAYER],
+      ["provider/catalog/x.ts", 'import type { ProductArgs } from "../program/product";', LAYER],
       ["provider/catalog/x.ts", 'import "../dynamic/product";', LAYER],
       ["provider/catalog/x.ts", 'import { schema } from "../plugin/schema";', LAYER],
       ["provider/catalog/x.ts", 'import { Transport } from "../client/internal/transport";', LAYER],
@@ -204,6 +206,8 @@ const RULES: Record<string, RuleCases> = {
         'import { readSettings } from "../resources/settings";\nimport { productInputFailures } from "../resources/product";',
       ],
       ["provider/catalog/x.ts", 'import { LocalWorkspace } from "@pulumi/pulumi/automation";\nimport { keyBits } from "./shards";'],
+      // The stacks' program declares the program layer's LightProduct, the one face module it may import.
+      ["provider/catalog/x.ts", 'import { LightProduct, type ProductArgs } from "../program/light-product";'],
       [
         "provider/catalog/x.ts",
         'import { openStateBackend, type StackRef } from "../backend";\nimport { fullName } from "../backend/index";',

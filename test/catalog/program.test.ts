@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTS_ENV } from "../../provider/catalog/program-input";
 import { projectFiles } from "../../provider/catalog/workspace";
@@ -73,7 +73,10 @@ beforeAll(() => {
   writeFileSync(join(scratch, "child.js"), CHILD);
   const out = execFileSync(process.execPath, [join(scratch, "child.js"), join(stack, "index.js")], {
     cwd: scratch,
-    env: { ...process.env, NODE_PATH: nodePath, [PRODUCTS_ENV]: input },
+    // The package where a user's install puts it, beside @pulumi/pulumi: the serializer names a module by what
+    // `require.resolve` finds from the SDK's folder (its package's "exports" then give the short name). The SDK here is
+    // the repository's, so the scratch install is on NODE_PATH too; a clean clone has no pulumi-serviceapi of its own.
+    env: { ...process.env, NODE_PATH: [join(scratch, "node_modules"), nodePath].join(delimiter), [PRODUCTS_ENV]: input },
     encoding: "utf8",
   });
   result = JSON.parse(out) as ChildResult;

@@ -11,3 +11,4 @@ export { StateBackendError } from "./errors";
 export { openStateBackend } from "./open";
 // The PostgreSQL connection as Pulumi's driver makes it, for the catalog's shared rate limit (kept in the backend's database).
 export { openPostgresPool, postgresTarget, type PostgresTarget } from "./postgres";
+export { describe as describeFailure } from "./diy";

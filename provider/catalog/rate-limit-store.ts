@@ -16,7 +16,7 @@
  */
 import type { Pool, PoolClient } from "pg";
 import { z } from "zod";
-import { openPostgresPool, postgresTarget, type PostgresTarget } from "../backend";
+import { describeFailure, openPostgresPool, postgresTarget, type PostgresTarget } from "../backend";
 import type { PaceState, PaceStore } from "../client/tools";
 import { CatalogError } from "./errors";
 
@@ -93,7 +93,7 @@ export async function openRateLimitStore(
         ? `create the table ${RATE_LIMIT_TABLE} once as the database's owner and grant this role SELECT, INSERT, UPDATE on it (docs/catalog.md)`
         : "check that this runner reaches the database";
     warn(
-      `the shared rate limit in ${name} is not available: ${describe(error)}; this runner paces its requests alone. ` +
+      `the shared rate limit in ${name} is not available: ${describeFailure(error).split("\n")[0]}; this runner paces its requests alone. ` +
         `To share it, ${fix}; to go without it and this warning, set ${RATE_LIMIT_STORE_ENV}=off.`,
     );
     return undefined;
@@ -173,10 +173,4 @@ async function clockOf(client: PoolClient): Promise<number> {
 function describeTarget(target: PostgresTarget): string {
   const { host, port, database } = target.config;
   return `${host || "localhost"}:${port || 5432}/${database ?? ""}`;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return (error.message || (typeof code === "string" ? code : error.name)).split("\n")[0]!;
 }

@@ -10,32 +10,15 @@ import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client";
-import { startSharedPacer, type SharedPacer } from "../../provider/client/tools";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
+import { clientFor, rejectionOf, simulator, until } from "../helpers";
+import { limited, sharedPacer } from "./pacer-support";
 
 const listSites = (client: ServiceApiClient, options?: { signal?: AbortSignal }) =>
   client.listSites({ projectId: DEFAULT_IDS.acmeDocs }, options).toArray();
 const statuses = (sim: Simulator) => sim.requests().map((r) => r.status);
-
-async function sharedPacer(options: Parameters<typeof startSharedPacer>[0] = {}): Promise<SharedPacer> {
-  const pacer = await startSharedPacer(options);
-  onTestFinished(() => pacer.close());
-  return pacer;
-}
-
-/**
- * A simulator limited to 3 requests per 2 s, on a clock `factor` times fast: at 10 a window is 200 ms
- * of real time, far above loopback jitter; 5 leaves twice the room where every request counts.
- */
-async function limited(factor = 10) {
-  const clock = new ScaledClock(factor);
-  const sim = await simulator({ clock });
-  sim.setRateLimit({ limit: 3, windowMs: 2000 });
-  return { clock, sim };
-}
 
 /** The warning a client logs once when the pacer at `url` does not answer, as `setting` names it. */
 function unreachableText(url: string, setting: string, detail: string): string {

@@ -7,12 +7,13 @@
  * test/engine/catalog-shared-limit.test.ts. Requests refused and let through are counted in the
  * simulator's request log; everything shares one scaled-down clock (as in `shared-pacer.test.ts`).
  */
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ServiceApiClient } from "../../provider/client";
-import { startSharedPacer, type PaceState, type PaceStore, type SharedPacer } from "../../provider/client/tools";
+import type { PaceState, PaceStore } from "../../provider/client/tools";
 import type { Clock } from "../../provider/client/config";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, simulator } from "../helpers";
+import { clientFor } from "../helpers";
+import { limited, sharedPacer } from "./pacer-support";
 
 const listSites = (client: ServiceApiClient) => client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
 const statuses = (sim: Simulator) => sim.requests().map((r) => r.status);
@@ -56,20 +57,6 @@ class MemoryStore {
   }
 }
 
-async function runner(options: Parameters<typeof startSharedPacer>[0]): Promise<SharedPacer> {
-  const pacer = await startSharedPacer(options);
-  onTestFinished(() => pacer.close());
-  return pacer;
-}
-
-/** A simulator limited to 3 requests per 2 s, on a clock `factor` times fast (at 10 a window is 200 ms of real time; 5 leaves twice the room). */
-async function limited(factor = 10) {
-  const clock = new ScaledClock(factor);
-  const sim = await simulator({ clock });
-  sim.setRateLimit({ limit: 3, windowMs: 2000 });
-  return { clock, sim };
-}
-
 describe("runners that share a store pace as one", () => {
   /** Listings each command sends, all at once, split between the runners: the same work whichever number of runners share it. */
   const CALLS = 8;
@@ -80,7 +67,7 @@ describe("runners that share a store pace as one", () => {
     const store = new MemoryStore(clock);
     const warnings: string[] = [];
     const pacers = await Promise.all(
-      Array.from({ length: runners }, () => runner({ clock, warn: (m) => warnings.push(m), ...(share && { store: store.handle() }) })),
+      Array.from({ length: runners }, () => sharedPacer({ clock, warn: (m) => warnings.push(m), ...(share && { store: store.handle() }) })),
     );
     await Promise.all(
       pacers.map(async (pacer) => {
@@ -115,13 +102,13 @@ describe("runners that share a store pace as one", () => {
   it("a runner that starts after another learned the pace is paced from its first request: none of its burst is refused", async () => {
     const { clock, sim } = await limited(5);
     const store = new MemoryStore(clock);
-    const first = await runner({ clock, store: store.handle() });
+    const first = await sharedPacer({ clock, store: store.handle() });
     const { client } = clientFor(sim, { clock, sharedPacerUrl: first.url });
     await Promise.all(Array.from({ length: 6 }, () => listSites(client)));
     expect(statuses(sim)).toContain(429);
     expect(store.state?.intervalMs).toBeGreaterThan(0);
     sim.clearRequests();
-    const late = await runner({ clock, store: store.handle() });
+    const late = await sharedPacer({ clock, store: store.handle() });
     const { client: lateClient } = clientFor(sim, { clock, sharedPacerUrl: late.url });
     await Promise.all(Array.from({ length: 4 }, () => listSites(lateClient)));
     expect(statuses(sim)).toEqual(Array(4).fill(200));
@@ -134,7 +121,7 @@ describe("a store that fails never stops a run", () => {
     const { clock, sim } = await limited();
     const store = new MemoryStore(clock);
     const warnings: string[] = [];
-    const pacer = await runner({ clock, store: store.handle(), warn: (m) => warnings.push(m) });
+    const pacer = await sharedPacer({ clock, store: store.handle(), warn: (m) => warnings.push(m) });
     const { client } = clientFor(sim, { clock, sharedPacerUrl: pacer.url });
     await Promise.all(Array.from({ length: 4 }, () => listSites(client)));
     store.fail(Object.assign(new Error("Connection terminated unexpectedly"), { code: "57P01" }));

@@ -198,9 +198,9 @@ function wire(ticket: PaceTicket): PaceTicket {
   return { episode: ticket.episode, sentAt: ticket.sentAt };
 }
 
-/** One line for a failure: a connection error's message (or its code, when it has no message). */
-function describe(err: unknown): string {
+/** One line for a failure: a connection error's (or a driver's) message, its first line, or its code when it has no message. */
+export function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const code = (err as { code?: unknown }).code;
-  return err.message || (typeof code === "string" ? code : err.name);
+  return (err.message || (typeof code === "string" ? code : err.name)).split("\n")[0]!;
 }

@@ -26,6 +26,7 @@ import {
   type Pacer,
   type PaceTicket,
 } from "./rate-limit-pacer";
+import { describe } from "./remote-pacer";
 
 /** Where the shared `PaceState` lives. */
 export interface PaceStore {
@@ -264,11 +265,4 @@ export class StoredPacer implements Pacer {
 
 function key(ticket: PaceTicket): string {
   return `${ticket.episode}/${ticket.sentAt}`;
-}
-
-/** One line for a failure: a driver's message (or its code, when it has none). */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return (error.message || (typeof code === "string" ? code : error.name)).split("\n")[0]!;
 }

@@ -4,30 +4,34 @@
  *  a) the anchor: one stack of `--anchor` products through the dynamic face (bench/scale.ts's program)
  *     — up, a no-change preview, preview --refresh — the single stack the tool replaces, and its N² growth;
  *  b) the tool at `--products` products, file backend, against the simulator, as a user runs it (the
- *     installed package's bin, in a process of its own): the first full `up`; a pull request that
+ *     installed package's bin, in a process of its own): the first full `up`, beside the `up` floor
+ *     (do-nothing stacks of the same sizes, the same parallelism and backend); a pull request that
  *     changes 2 products (`plan --base` and `preview --base`: time, writes, the stacks it ran); a
  *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
  *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
  *     share refused; the peak RSS of each run (the tool and every process below it); state bytes per product;
- *  c) the same `up` and no-change `preview` with the state in PostgreSQL (scripts/postgres.sh);
+ *  c) the same `up`, no-change `preview`, pull request and `drift` with the state in PostgreSQL
+ *     (scripts/postgres.sh), against b)'s;
  *  d) four runners (separate work folders, PULUMI_HOMEs and process trees, as four matrix jobs), each
  *     `drift --stack` of a quarter of c)'s stacks at once, at `--rate`: sharing the limit through the
  *     backend's PostgreSQL (the default), each pacing alone (SERVICEAPI_RATE_LIMIT_STORE=off), and one
  *     runner of every stack; time against the rate's floor, the share refused, the store's transactions.
- * With `--growth N1,N2,…` it runs only e): at each size, in a backend and simulator of its own, the
+ * With `--growth N1,N2,…` it runs e) after them: at each size, in a backend and simulator of its own, the
  * first `up`, a no-change `preview` and `drift` at `--rate`, printed as time per product against the
- * smallest size's (growth shown, not assumed: 1.00x is linear).
+ * smallest size's (growth shown, not assumed: 1.00x is linear); the row at `--products` is b)'s own
+ * runs. `--growth-only` runs e) alone.
  * Printed, never asserted; a command that fails or does something other than expected stops the bench.
  *
  *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
  *                              [--skip anchor,pr,preview,floor,drift,postgres,runners]
- *                              [--growth N1,N2,…]
+ *                              [--growth N1,N2,…] [--growth-only]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import type { RunReport } from "../provider/catalog/report";
@@ -60,8 +64,10 @@ interface Options {
   driftParallel?: number;
   rate: number;
   skip: Set<Section>;
-  /** Sizes for e) (empty: the other sections instead). */
+  /** Sizes for e), run after the other sections (empty: no e). */
   growth: number[];
+  /** Only e). */
+  growthOnly: boolean;
 }
 
 /** The same product as bench/scale-program declares for index `i`, as a catalog entry (project by name). */
@@ -173,7 +179,14 @@ class Tool {
     const ms = performance.now() - start;
     const processes = watch.stop();
     if (!expected.includes(code ?? -1)) {
-      throw new Error(`serviceapi-catalog ${args.join(" ")} exited ${code}:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`);
+      // The whole of both streams stays for reading after the bench has stopped; the message has their ends.
+      const kept = mkdtempSync(join(tmpdir(), "bench-catalog-failed-"));
+      writeFileSync(join(kept, "stdout"), stdout);
+      writeFileSync(join(kept, "stderr"), stderr);
+      console.error(`   the failed command's output: ${kept}/stdout, ${kept}/stderr`);
+      throw new Error(
+        `serviceapi-catalog ${args.join(" ")} exited ${code}:\n${failures(stdout) ?? stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+      );
     }
     return {
       startedAt,
@@ -197,6 +210,19 @@ class Tool {
   async report(args: string[], expected?: number[], parallel?: number): Promise<{ run: ToolRun; report: RunReport }> {
     const run = await this.run([...args, "--json"], expected, parallel ?? this.#parallel);
     return { run, report: JSON.parse(run.stdout) as RunReport };
+  }
+}
+
+/** A `--json` report's failed stacks and their errors (what a failed run's tail would cut off), or undefined for other output. */
+function failures(stdout: string): string | undefined {
+  try {
+    const report = JSON.parse(stdout) as RunReport;
+    return report.results
+      .filter((r) => r.status !== "ok")
+      .map((r) => `${r.stack}: ${r.status}: ${r.errors.join("; ")} (log ${r.log})`)
+      .join("\n");
+  } catch {
+    return undefined;
   }
 }
 
@@ -257,9 +283,13 @@ function apiRequests(sim: Simulator) {
 
 // --- the sections -------------------------------------------------------------------------------------
 
+/** b)'s runs, for c)'s comparison and e)'s row at `--products`. */
 interface FileFigures {
   up: ToolRun;
   preview?: ToolRun;
+  /** The pull request's plan and preview, summed. */
+  prMs?: number;
+  drift?: ToolRun;
 }
 
 async function anchor(options: Options): Promise<StackRun> {
@@ -328,7 +358,9 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
         (anchorState === undefined ? "" : `; one stack of ${options.anchor}: ${anchorState.perProduct} (entry ${entryBytes(anchorState)})`),
     );
 
-    if (!options.skip.has("pr")) await pullRequest(tool, sim, root, options);
+    if (!options.skip.has("floor")) await upFloor(sizes, parallel, up.run.ms);
+
+    const prMs = options.skip.has("pr") ? undefined : await pullRequest(tool, sim, root, options);
 
     let preview: ToolRun | undefined;
     if (!options.skip.has("preview")) {
@@ -345,8 +377,8 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
       preview = run;
     }
 
-    if (!options.skip.has("drift")) await drift(tool, sim, options);
-    return { up: up.run, preview };
+    const drifted = options.skip.has("drift") ? undefined : await drift(tool, sim, options);
+    return { up: up.run, preview, prMs, drift: drifted };
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -379,7 +411,7 @@ function stateOfStacks(stateDir: string, stacks: number): { bytes: number; entri
 }
 
 /** A pull request changing 2 products' titles: the plan job, then the preview of the stacks it names, as CI runs them. */
-async function pullRequest(tool: Tool, sim: Simulator, root: string, options: Options): Promise<void> {
+async function pullRequest(tool: Tool, sim: Simulator, root: string, options: Options): Promise<number> {
   const dir = join(root, "catalog");
   const renamed = new Set(CHANGED);
   const first = Math.floor(CHANGED[0]! / PER_FILE) * PER_FILE;
@@ -404,6 +436,7 @@ async function pullRequest(tool: Tool, sim: Simulator, root: string, options: Op
         .map((line) => `     | ${line}`)
         .join("\n"),
     );
+    return plan.ms + preview.ms;
   } finally {
     writeFileSync(join(dir, fileName(first)), original);
   }
@@ -444,8 +477,67 @@ async function floor(sim: Simulator, sizes: number[], toolMs: number, toolStackM
   );
 }
 
+/**
+ * The floor of the first `up`: the tool's stacks at their sizes, each declaring do-nothing resources
+ * (bench/scale-program's `floor` face) instead of products, in a file backend of their own, `parallel`
+ * at a time as the tool runs them, each through the Automation API's `up` as the tool's are. Creating
+ * the stacks and their config is not timed (the tool's wall clock includes its own), so the floor is
+ * the engine's part alone: what no program of ours could go below with the same layout.
+ */
+async function upFloor(sizes: number[], parallel: number, toolMs: number): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-floor-"));
+  try {
+    const program = join(root, "program");
+    const source = join(REPO, "bench", "scale-program");
+    cpSync(source, program, { recursive: true, filter: (path) => !path.slice(source.length).includes("node_modules") });
+    // The dynamic-provider launcher runs ./node_modules/@pulumi/pulumi from the program folder.
+    mkdirSync(join(program, "node_modules", "@pulumi"), { recursive: true });
+    symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(program, "node_modules", "@pulumi", "pulumi"));
+    mkdirSync(join(root, "state"));
+    const { cmd, bin } = await pulumiCli();
+    const ws = await LocalWorkspace.create({
+      workDir: program,
+      pulumiCommand: cmd,
+      pulumiHome: join(root, "pulumi-home"),
+      envVars: {
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+        PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+        PULUMI_CONFIG_PASSPHRASE: "",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        // The floor's program is TypeScript; compiling it is no part of the engine's cost.
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      },
+    });
+    const stacks: Stack[] = [];
+    for (const [i, size] of sizes.entries()) {
+      const stack = await Stack.create(`floor-${i}`, ws);
+      await stack.setAllConfig({
+        "bench:face": { value: "floor" },
+        "bench:count": { value: String(size) },
+        "bench:projectId": { value: DEFAULT_IDS.acmeWeb },
+      });
+      stacks.push(stack);
+    }
+    const queue = [...stacks];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: Math.min(parallel, stacks.length) }, async () => {
+        for (let stack = queue.shift(); stack !== undefined; stack = queue.shift()) await stack.up({ color: "never" });
+      }),
+    );
+    const ms = performance.now() - started;
+    console.log(
+      `   up floor: ${sizes.length} stacks of do-nothing resources at the same sizes, ${Math.min(parallel, stacks.length)} at a time, ` +
+        `file backend: ${sec(ms)} (their creation not counted); the tool's up ${sec(toolMs)} = ${(toolMs / ms).toFixed(2)}x (target ≤ 1.0x)`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 /** Nightly drift with the simulator limited to `rate` requests/s per token: the parallel stacks share one pacer (tool.ts). */
-async function drift(tool: Tool, sim: Simulator, options: Options): Promise<void> {
+async function drift(tool: Tool, sim: Simulator, options: Options): Promise<ToolRun> {
   sim.clearRequests();
   sim.setRateLimit({ limit: options.rate, windowMs: 1000 });
   // The tool's own default for drift: one stack more than the CPUs (provider/catalog/cli.ts).
@@ -472,6 +564,7 @@ async function drift(tool: Tool, sim: Simulator, options: Options): Promise<void
     `   of its ${requests.perSecond.length} seconds with requests, ${slack.length} used less than 90 % of the limit ` +
       `(${slack.reduce((a, n) => a + options.rate - n, 0)} requests' worth unused); the pace in busy seconds ${busy[Math.floor(busy.length / 2)] ?? 0}/s (median); between the command's start and its first request ${sec(requests.firstMs - run.run.startedAt)}`,
   );
+  return run.run;
 }
 
 async function postgres(options: Options, cliBin: string, file: FileFigures): Promise<void> {
@@ -486,7 +579,7 @@ async function postgres(options: Options, cliBin: string, file: FileFigures): Pr
     stdio: ["ignore", "pipe", "ignore"],
   }).trim();
   // A fresh simulator: the file backend's products exist in the other one.
-  const sim = await startSimulator({ port: 0 });
+  const sim = await startSimulator({ port: 0, requestLogLimit: 10 * options.products + 10_000 });
   try {
     writeCatalog(join(root, "catalog"), options.products);
     const tool = new Tool(root, sim, `${url}&table=catalog_bench`, cliBin, options);
@@ -494,13 +587,19 @@ async function postgres(options: Options, cliBin: string, file: FileFigures): Pr
     expectClean("up (PostgreSQL)", up.report, options.products);
     const preview = await tool.report(["preview"]);
     expectClean("no-change preview (PostgreSQL)", preview.report, 0);
-    console.log(`   ${"".padEnd(20)}${"PostgreSQL".padEnd(14)}${"file".padEnd(14)}ratio`);
+    // The pull request and drift as b) runs them; drift here paces through the backend's database (the default).
+    const prMs = options.skip.has("pr") ? undefined : await pullRequest(tool, sim, root, options);
+    const drifted = options.skip.has("drift") ? undefined : await drift(tool, sim, options);
+    console.log(`   ${"".padEnd(28)}${"PostgreSQL".padEnd(14)}${"file".padEnd(14)}ratio (target ≤ 1.3x for up and the no-change preview)`);
     for (const [label, pg, f] of [
-      ["up", up.run, file.up],
-      ["no-change preview", preview.run, file.preview],
+      ["first up", up.run.ms, file.up.ms],
+      ["no-change preview", preview.run.ms, file.preview?.ms],
+      ["2-product PR (plan+preview)", prMs, file.prMs],
+      ["drift", drifted?.ms, file.drift?.ms],
     ] as const) {
-      const ratio = f === undefined ? "-" : `${(pg.ms / f.ms).toFixed(2)}x`;
-      console.log(`   ${label.padEnd(20)}${sec(pg.ms).padEnd(14)}${(f === undefined ? "-" : sec(f.ms)).padEnd(14)}${ratio}`);
+      if (pg === undefined) continue;
+      const ratio = f === undefined ? "-" : `${(pg / f).toFixed(2)}x`;
+      console.log(`   ${label.padEnd(28)}${sec(pg).padEnd(14)}${(f === undefined ? "-" : sec(f)).padEnd(14)}${ratio}`);
     }
     if (!options.skip.has("runners")) {
       await runners(
@@ -573,13 +672,20 @@ async function runners(sim: Simulator, options: Options, stacks: string[], makeT
 }
 
 /** e) The same commands at each `--growth` size, each in a backend and simulator of its own: time per product, against the smallest. */
-async function growth(options: Options, cliBin: string): Promise<void> {
+async function growth(options: Options, cliBin: string, file?: FileFigures): Promise<void> {
+  // b) ran the same three commands at --products in this run: its figures are that size's row, not a second run of it.
+  const fromB = file?.preview !== undefined && file.drift !== undefined && options.growth.includes(options.products);
   console.log(
     `\n   e) growth: first up, no-change preview and drift (at ${options.rate} requests/s) at ${options.growth.join(", ")} products, ` +
-      `file backend, --stack-size ${options.stackSize}; ms per product, and against the smallest size (1.00x: linear)`,
+      `file backend, --stack-size ${options.stackSize}; ms per product, and against the smallest size (1.00x: linear)` +
+      (fromB ? `; at ${options.products}, b)'s runs` : ""),
   );
   const rows: { size: number; up: number; preview: number; drift: number }[] = [];
   for (const size of options.growth) {
+    if (fromB && size === options.products) {
+      rows.push({ size, up: file.up.ms / size, preview: file.preview!.ms / size, drift: file.drift!.ms / size });
+      continue;
+    }
     const root = mkdtempSync(join(tmpdir(), "bench-catalog-growth-"));
     const sim = await startSimulator({ port: 0, requestLogLimit: 10 * size + 10_000 });
     try {
@@ -625,6 +731,7 @@ function parseOptions(argv: string[]): Options {
       skip: { type: "string", default: "" },
       quick: { type: "boolean", default: false },
       growth: { type: "string", default: "" },
+      "growth-only": { type: "boolean", default: false },
     },
   });
   const whole = (name: string, text: string | undefined, fallback: number, min = 1): number => {
@@ -651,6 +758,7 @@ function parseOptions(argv: string[]): Options {
       .filter(Boolean)
       .map((n) => whole("growth", n, 0))
       .sort((a, b) => a - b),
+    growthOnly: values["growth-only"],
   };
 }
 
@@ -663,14 +771,15 @@ export async function catalogBench(
   const started = performance.now();
   const { bin } = await pulumiCli();
   console.log(title);
-  if (options.growth.length > 0) {
+  if (options.growthOnly && options.growth.length === 0) throw new Error("--growth-only needs --growth N1,N2,…");
+  if (!options.growthOnly) {
+    const anchorRun = options.anchor > 0 && !options.skip.has("anchor") ? await anchor(options) : undefined;
+    const file = await fileBackend(options, bin, anchorRun);
+    if (!options.skip.has("postgres")) await postgres(options, bin, file);
+    if (options.growth.length > 0) await growth(options, bin, file);
+  } else {
     await growth(options, bin);
-    console.log(`\n   bench:catalog took ${sec(performance.now() - started)}`);
-    return;
   }
-  const anchorRun = options.anchor > 0 && !options.skip.has("anchor") ? await anchor(options) : undefined;
-  const file = await fileBackend(options, bin, anchorRun);
-  if (!options.skip.has("postgres")) await postgres(options, bin, file);
   console.log(`\n   bench:catalog took ${sec(performance.now() - started)}`);
 }
 

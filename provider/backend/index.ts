@@ -7,7 +7,7 @@
  */
 export { fullName } from "./model";
 export type { OpenOptions, PendingOperation, StackLock, StackRef, StackState, StateBackend, StateResource } from "./model";
-export { StateBackendError } from "./errors";
+export { StateBackendError, maskText } from "./errors";
 export { openStateBackend } from "./open";
 // The PostgreSQL connection as Pulumi's driver makes it, for the catalog's shared rate limit (kept in the backend's database).
 export { openPostgresPool, postgresTarget, type PostgresTarget } from "./postgres";

@@ -14,11 +14,12 @@ import { CREATED_JOURNAL_ENV } from "../resources/journal";
 import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
+import { CatalogError } from "./errors";
 import { retire } from "./moves";
 import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./rate-limit-store";
 import type { ProgramProduct } from "./program-input";
 import type { RateLimitReport } from "./report";
-import { emptyReport, runOnStack, type RunCommand, type StackReport } from "./stack-run";
+import { emptyReport, meaningfulLines, runOnStack, type RunCommand, type StackReport } from "./stack-run";
 import { Workspaces } from "./workspace";
 
 export interface RunOptions {
@@ -94,6 +95,12 @@ export async function runPlanned(
   const store = choice.kind === "postgres" ? await openRateLimitStore(choice, warn) : undefined;
   if (store && !options.json)
     io.err(`rate limit: shared with the other runners through ${store.name}; ${RATE_LIMIT_STORE_ENV}=off turns it off`);
+  // Before two stacks' processes open a PostgreSQL backend at once (Workspaces.openBackend says why).
+  if (plan.discovery.backend.postgres !== undefined) {
+    await workspaces.openBackend().catch((error: unknown) => {
+      throw new CatalogError(`the state backend ${plan.discovery.backend.url} could not be opened: ${meaningfulLines(error)[0]}`);
+    });
+  }
   const pacer = await startSharedPacer({ store, warn });
   try {
     await pool(
@@ -135,7 +142,8 @@ export async function runPlanned(
           }
         } catch (error) {
           report.status = signal.aborted ? "cancelled" : "failed";
-          report.errors.push(String((error as Error).message ?? error).split("\n")[0]!);
+          // Setting the stack up (select or create, its config) fails as a CLI run does: its error lines, not the first.
+          report.errors.push(...meaningfulLines(error));
         }
         // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
         const status = report.status === "ok" && report.blocking === true ? "ok, but BLOCKED (an up would not run it)" : report.status;

@@ -17,6 +17,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
+import { maskText } from "../backend";
 import { PRODUCT_FIELD_NAMES, driftedFields, productChanges } from "../resources/product";
 import { isProductResource } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
@@ -258,13 +259,20 @@ function firstLines(text: string): string {
     .join(" ");
 }
 
-/** The lines of a failed CLI run worth a report: its error lines, not the command line or the captured streams' headers. */
-function meaningfulLines(error: unknown): string[] {
-  const text = String((error as Error)?.message ?? error);
+/**
+ * The lines of a failed CLI run worth a report: its error lines, not the command line or the captured
+ * streams' headers. The Automation API words most failures as `code: -2` first (execa threw on the exit
+ * code), the CLI's own `error:` lines after it; the first line alone says nothing.
+ */
+export function meaningfulLines(error: unknown): string[] {
+  // The CLI names a PostgreSQL backend by its URL, password included ("unable to open bucket postgres://…"):
+  // a report is pasted into pull requests and kept as a CI artifact.
+  const text = maskText(String((error as Error)?.message ?? error), []);
   const lines = text
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !/^(code|stdout|stderr|commandResult|err\?):/.test(line));
-  const errors = lines.filter((line) => line.startsWith("error:"));
+  // The same error line comes twice when execa's message repeats the CLI's stderr.
+  const errors = [...new Set(lines.filter((line) => line.startsWith("error:")))];
   return [(errors.length > 0 ? errors.slice(0, 2) : lines.slice(-1)).join(" ") || "the command failed"];
 }

@@ -92,6 +92,17 @@ export class Workspaces {
   }
 
   /**
+   * Opens the backend once, in one process, before stacks run side by side. Pulumi's PostgreSQL
+   * backend creates its table in every process that opens it (`CREATE TABLE IF NOT EXISTS`), and two
+   * first processes at once can both try: one of them then fails (a duplicate key in `pg_type`), so a
+   * team's first parallel `up` on a new database lost a stack at random. After one `pulumi whoami`
+   * the table exists and the stacks' processes find it.
+   */
+  async openBackend(): Promise<void> {
+    await (await this.#workspace(join(this.#options.workDir, "project"), {})).whoAmI();
+  }
+
+  /**
    * A stack, created in the backend if it is not there yet (no request to the service). With
    * `products`, its program declares them (for preview, up, drift); `more` is environment for its
    * `pulumi` commands (the shared pacer's URL, the create journal).

@@ -8,7 +8,7 @@
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { emptyReport, runOnStack, type RunCommand } from "../../provider/catalog/stack-run";
+import { emptyReport, meaningfulLines, runOnStack, type RunCommand } from "../../provider/catalog/stack-run";
 
 const TYPE = "pulumi-nodejs:dynamic/serviceapi:Product";
 const PROJECT = "b60eff92-1f78-5f2b-bf1a-52ff785acb74";
@@ -163,5 +163,26 @@ describe("from the engine's events to the report", () => {
     ]);
     expect(report.errors).toEqual(["pro: products.create failed: 503 service_unavailable more detail"]);
     expect(report.status).toBe("failed");
+  });
+});
+
+describe("a failed CLI run's line in the report", () => {
+  // As the Automation API throws it when the CLI exits non-zero (execa's message inside "stderr:"):
+  // the first line says nothing, the CLI's error line says it twice, and names the backend with its password.
+  const cliError = new Error(
+    [
+      "code: -2",
+      " stdout: ",
+      " stderr: Command failed with exit code 255: pulumi stack select --stack catalog-a.all --non-interactive",
+      "error: unable to open bucket postgres://pulumi:s3cret@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
+      " err?: Error: Command failed with exit code 255: pulumi stack select --stack catalog-a.all --non-interactive",
+      "error: unable to open bucket postgres://pulumi:s3cret@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
+    ].join("\n"),
+  );
+
+  it("is the CLI's error line, once, with the URL's password masked", () => {
+    expect(meaningfulLines(cliError)).toEqual([
+      "error: unable to open bucket postgres://pulumi:****@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
+    ]);
   });
 });

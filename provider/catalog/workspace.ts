@@ -96,10 +96,13 @@ export class Workspaces {
    * backend creates its table in every process that opens it (`CREATE TABLE IF NOT EXISTS`), and two
    * first processes at once can both try: one of them then fails (a duplicate key in `pg_type`), so a
    * team's first parallel `up` on a new database lost a stack at random. After one `pulumi whoami`
-   * the table exists and the stacks' processes find it.
+   * the table exists and the stacks' processes find it. The runners of a deploy matrix, each opening
+   * the same new database at once, race the same way: the one that loses tries once more and finds
+   * the other's table (a backend that cannot be opened fails twice, and the run stops on it).
    */
   async openBackend(): Promise<void> {
-    await (await this.#workspace(join(this.#options.workDir, "project"), {})).whoAmI();
+    const ws = await this.#workspace(join(this.#options.workDir, "project"), {});
+    await ws.whoAmI().catch(() => ws.whoAmI());
   }
 
   /**

@@ -5,7 +5,9 @@
  *     — up, a no-change preview, preview --refresh — the single stack the tool replaces, and its N² growth;
  *  b) the tool at `--products` products, file backend, against the simulator, as a user runs it (the
  *     installed package's bin, in a process of its own): the first full `up`, beside the `up` floor
- *     (do-nothing stacks of the same sizes, the same parallelism and backend); a pull request that
+ *     (do-nothing stacks of the same sizes, the same parallelism and backend, each created and then `up`
+ *     as the tool's are) and where each one's CPU went (by kind of process, the `pulumi` processes by
+ *     command, the in-process simulator); a pull request that
  *     changes 2 products (`plan --base` and `preview --base`: time, writes, the stacks it ran); a
  *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
  *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
@@ -31,12 +33,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, syml
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { gunzipSync, zstdDecompressSync } from "node:zlib";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
 import type { RunReport } from "../provider/catalog/report";
+import { withoutResultReads } from "../provider/catalog/workspace";
 import { EngineStack, REPO, pulumiCli } from "../scripts/engine/driver";
-import { watchProcesses, type Role } from "./process-watch";
+import { watchProcesses, type ProcessFigures, type Role } from "./process-watch";
 import { mb, runStack, sec, stateFigures, timed, type StackRun } from "./scale";
 
 const PROJECT_NAME = "Acme Web";
@@ -123,7 +127,49 @@ interface ToolRun {
   cpuMs: number;
   /** The same by kind of process (bench/process-watch.ts's roles; "other": the `pulumi` CLIs and their language hosts). */
   cpuByRole: Record<Role, number>;
+  /** Every process of the run, as the watcher last saw it. */
+  processes: ProcessFigures[];
+  /** CPU time of the bench's own process meanwhile: the in-process simulator answering the run (and the watcher's polls). */
+  simulatorCpuMs: number;
 }
+
+/** CPU time summed by kind of process. */
+function cpuByRole(processes: ProcessFigures[]): Record<Role, number> {
+  return Object.fromEntries(
+    (["cli", "program", "provider", "other"] as const).map((role) => [
+      role,
+      processes.filter((p) => p.role === role).reduce((sum, p) => sum + p.cpuMs, 0),
+    ]),
+  ) as Record<Role, number>;
+}
+
+/**
+ * The "other" processes' CPU by what they are — each `pulumi` command by its verb, the language
+ * hosts, the launchers — largest first: where the CLIs' share of a run goes.
+ */
+function otherByCommand(processes: ProcessFigures[]): string {
+  const sums = new Map<string, { ms: number; n: number }>();
+  for (const p of processes.filter((p) => p.role === "other")) {
+    const words = p.command.trim().split(/\s+/);
+    const exe = (words[0] ?? "").split("/").pop() ?? "";
+    const verbs = words.slice(1).filter((w) => !w.startsWith("-"));
+    const what = exe === "pulumi" ? `pulumi ${verbs.slice(0, verbs[0] === "stack" ? 2 : 1).join(" ")}` : exe;
+    const sum = sums.get(what) ?? { ms: 0, n: 0 };
+    sum.ms += p.cpuMs;
+    sum.n += 1;
+    sums.set(what, sum);
+  }
+  return [...sums.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 6)
+    .map(([what, { ms, n }]) => `${what} ×${n} ${sec(ms)}`)
+    .join(", ");
+}
+
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 class Tool {
   readonly #env: Record<string, string>;
@@ -161,6 +207,7 @@ class Tool {
     const bin = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");
     const startedAt = Date.now();
     const start = performance.now();
+    const ownCpuAtStart = ownCpuMs();
     const child = spawn(
       process.execPath,
       [bin, ...args, ...this.#common, ...(parallel === undefined ? [] : ["--parallel", String(parallel)])],
@@ -177,6 +224,7 @@ class Tool {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     const ms = performance.now() - start;
+    const simulatorCpuMs = ownCpuMs() - ownCpuAtStart;
     const processes = watch.stop();
     if (!expected.includes(code ?? -1)) {
       // The whole of both streams stays for reading after the bench has stopped; the message has their ends.
@@ -197,12 +245,9 @@ class Tool {
       treeRss: watch.peakTreeRss(),
       processRss: Math.max(0, ...processes.map((p) => p.peakRss)),
       cpuMs: processes.reduce((sum, p) => sum + p.cpuMs, 0),
-      cpuByRole: Object.fromEntries(
-        (["cli", "program", "provider", "other"] as const).map((role) => [
-          role,
-          processes.filter((p) => p.role === role).reduce((sum, p) => sum + p.cpuMs, 0),
-        ]),
-      ) as Record<Role, number>,
+      cpuByRole: cpuByRole(processes),
+      processes,
+      simulatorCpuMs,
     };
   }
 
@@ -234,7 +279,10 @@ function entryBytes(state: ReturnType<typeof stateFigures>): number {
 
 function cpuParts(run: ToolRun): string {
   const c = run.cpuByRole;
-  return `the tool ${sec(c.cli)}, programs ${sec(c.program)}, providers ${sec(c.provider)}, pulumi CLIs and language hosts ${sec(c.other)}`;
+  return (
+    `the tool ${sec(c.cli)}, programs ${sec(c.program)}, providers ${sec(c.provider)}, pulumi CLIs and language hosts ${sec(c.other)}; ` +
+    `beside them the simulator (the bench's process) ${sec(run.simulatorCpuMs)}`
+  );
 }
 
 function totals(report: RunReport) {
@@ -358,7 +406,7 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
         (anchorState === undefined ? "" : `; one stack of ${options.anchor}: ${anchorState.perProduct} (entry ${entryBytes(anchorState)})`),
     );
 
-    if (!options.skip.has("floor")) await upFloor(sizes, parallel, up.run.ms);
+    if (!options.skip.has("floor")) await upFloor(sizes, parallel, up.run);
 
     const prMs = options.skip.has("pr") ? undefined : await pullRequest(tool, sim, root, options);
 
@@ -393,13 +441,15 @@ function stateOfStacks(stateDir: string, stacks: number): { bytes: number; entri
   const dir = join(stateDir, ".pulumi", "stacks");
   const files = readdirSync(dir).flatMap((project) =>
     readdirSync(join(dir, project))
-      .filter((f) => f.endsWith(".json"))
+      .filter((f) => /\.json(\.gz|\.zst)?$/.test(f))
       .map((f) => join(dir, project, f)),
   );
   if (files.length !== stacks) throw new Error(`${stacks} stacks reported, ${files.length} state files in ${dir}`);
   const sum = { bytes: 0, entries: 0 };
   for (const file of files) {
-    const text = readFileSync(file, "utf8");
+    // Compressed as PULUMI_DIY_BACKEND_GZIP / _ZSTD write it; its bytes are counted as JSON, as the other backends' are.
+    const raw = readFileSync(file);
+    const text = (file.endsWith(".zst") ? zstdDecompressSync(raw) : file.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8");
     const products = (JSON.parse(text) as { checkpoint: { latest: { resources: { type: string }[] } } }).checkpoint.latest.resources.filter(
       (r) => r.type === PRODUCT_TYPE,
     ).length;
@@ -484,7 +534,7 @@ async function floor(sim: Simulator, sizes: number[], toolMs: number, toolStackM
  * the stacks and their config is not timed (the tool's wall clock includes its own), so the floor is
  * the engine's part alone: what no program of ours could go below with the same layout.
  */
-async function upFloor(sizes: number[], parallel: number, toolMs: number): Promise<void> {
+async function upFloor(sizes: number[], parallel: number, tool: ToolRun): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "bench-catalog-floor-"));
   try {
     const program = join(root, "program");
@@ -509,28 +559,41 @@ async function upFloor(sizes: number[], parallel: number, toolMs: number): Promi
         PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       },
     });
-    const stacks: Stack[] = [];
-    for (const [i, size] of sizes.entries()) {
-      const stack = await Stack.create(`floor-${i}`, ws);
-      await stack.setAllConfig({
-        "bench:face": { value: "floor" },
-        "bench:count": { value: String(size) },
-        "bench:projectId": { value: DEFAULT_IDS.acmeWeb },
-      });
-      stacks.push(stack);
-    }
-    const queue = [...stacks];
+    // Each worker creates its stacks and runs their up, as the tool's first up does; the config is
+    // written into the stack's settings file, since the tool's stacks take theirs without a `pulumi` command.
+    const queue = [...sizes.entries()];
     const started = performance.now();
+    // The bench's own process runs the floor's stacks (the Automation API): it is the tree's root here.
+    const watch = watchProcesses(process.pid);
     await Promise.all(
-      Array.from({ length: Math.min(parallel, stacks.length) }, async () => {
-        for (let stack = queue.shift(); stack !== undefined; stack = queue.shift()) await stack.up({ color: "never" });
+      Array.from({ length: Math.min(parallel, sizes.length) }, async () => {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          const [i, size] = next;
+          // Run as the tool's stacks are: without the Automation API's reads of outputs and history after the up.
+          const stack = withoutResultReads(await Stack.create(`floor-${i}`, ws));
+          const settings = join(program, `Pulumi.floor-${i}.yaml`);
+          const config = { "bench:face": "floor", "bench:count": String(size), "bench:projectId": DEFAULT_IDS.acmeWeb };
+          writeFileSync(settings, stringify({ ...(parse(readFileSync(settings, "utf8")) as object), config }));
+          await stack.up({ color: "never" });
+        }
       }),
     );
     const ms = performance.now() - started;
+    const floorProcesses = watch.stop();
+    const cpu = cpuByRole(floorProcesses);
+    const t = tool.cpuByRole;
+    const pair = (floorMs: number, toolMs: number) => `${sec(floorMs)} / ${sec(toolMs)}`;
     console.log(
-      `   up floor: ${sizes.length} stacks of do-nothing resources at the same sizes, ${Math.min(parallel, stacks.length)} at a time, ` +
-        `file backend: ${sec(ms)} (their creation not counted); the tool's up ${sec(toolMs)} = ${(toolMs / ms).toFixed(2)}x (target ≤ 1.0x)`,
+      `   up floor: ${sizes.length} stacks of do-nothing resources at the same sizes, ${Math.min(parallel, sizes.length)} at a time, ` +
+        `file backend, each created and then up, as the tool's are: ${sec(ms)}; the tool's up ${sec(tool.ms)} = ${(tool.ms / ms).toFixed(2)}x (target ≤ 1.0x)`,
     );
+    console.log(
+      `   CPU, floor / tool: pulumi CLIs and language hosts ${pair(cpu.other, t.other)}; programs ${pair(cpu.program, t.program)}; ` +
+        `providers ${pair(cpu.provider, t.provider)}; the Automation API's process (the bench / the tool) ${pair(cpu.cli, t.cli)}; ` +
+        `the simulator – / ${sec(tool.simulatorCpuMs)}`,
+    );
+    console.log(`   CLIs and hosts by command, floor: ${otherByCommand(floorProcesses)}`);
+    console.log(`   CLIs and hosts by command, tool: ${otherByCommand(tool.processes)}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -20,6 +20,8 @@ export interface ProcessFigures {
   cpuMs: number;
   /** Bytes handed to write(2) and friends: files, pipes and sockets. */
   written: number;
+  /** Its command line, as first seen. */
+  command: string;
 }
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
@@ -27,7 +29,8 @@ const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
 /** What a process is, from its command line. */
 function roleOf(cmdline: string, isRoot: boolean): Role {
   if (isRoot) return "cli";
-  if (/dynamic-provider|pulumi-resource-serviceapi|plugin\/main\.js|serviceapi-plugin\.js/.test(cmdline)) return "provider";
+  if (/dynamic-provider|pulumi-resource-pulumi-nodejs|pulumi-resource-serviceapi|plugin\/main\.js|serviceapi-plugin\.js/.test(cmdline))
+    return "provider";
   // The Node.js host's program (`@pulumi/pulumi/cmd/run`) and the YAML host, which runs the program itself.
   if (/cmd\/run|pulumi-language-yaml/.test(cmdline)) return "program";
   return "other";
@@ -61,6 +64,7 @@ export function watchProcesses(root: number): { stop: () => ProcessFigures[]; pe
         peakRss: hwm ? Number(hwm[1]) * 1024 : (previous?.peakRss ?? 0),
         cpuMs: Math.max(cpuMs, previous?.cpuMs ?? 0),
         written: Math.max(written, previous?.written ?? 0),
+        command: previous?.command ?? cmdline,
       });
     }
     peakTree = Math.max(peakTree, tree);

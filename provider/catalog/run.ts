@@ -95,6 +95,8 @@ export async function runPlanned(
   const store = choice.kind === "postgres" ? await openRateLimitStore(choice, warn) : undefined;
   if (store && !options.json)
     io.err(`rate limit: shared with the other runners through ${store.name}; ${RATE_LIMIT_STORE_ENV}=off turns it off`);
+  // After the scratch backend took its copy of the environment: only the team's backend's checkpoints are compressed.
+  await workspaces.compressCheckpoints(plan.discovery.backend.postgres !== undefined);
   // Before two stacks' processes open a PostgreSQL backend at once (Workspaces.openBackend says why).
   if (plan.discovery.backend.postgres !== undefined) {
     await workspaces.openBackend().catch((error: unknown) => {
@@ -125,7 +127,7 @@ export async function runPlanned(
           writeFileSync(env[CREATED_JOURNAL_ENV], "");
         }
         try {
-          const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env);
+          const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
           await runOnStack(stack, report, {
             signal,
             refresh: options.refresh,

@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, Stack, StackAlreadyExistsError } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
 import { CatalogError } from "./errors";
 import { PRODUCTS_ENV, writeProgramInput, type ProgramProduct } from "./program-input";
@@ -26,6 +26,39 @@ import { PRODUCTS_ENV, writeProgramInput, type ProgramProduct } from "./program-
  */
 const BACKEND_LIST_WORKERS: Record<string, string> =
   process.env.PULUMI_DIY_BACKEND_PARALLEL === undefined ? { PULUMI_DIY_BACKEND_PARALLEL: "1" } : {};
+
+/** Pulumi's settings for compressed checkpoints (DIY backends); a user who set any of them decides. */
+const COMPRESSION_SETTINGS = [
+  "PULUMI_DIY_BACKEND_ZSTD",
+  "PULUMI_SELF_MANAGED_STATE_ZSTD",
+  "PULUMI_DIY_BACKEND_GZIP",
+  "PULUMI_SELF_MANAGED_STATE_GZIP",
+] as const;
+/** The first Pulumi CLI that reads and writes zstd checkpoints (CHANGELOG, 3.224.0: "[backend/diy] Add zstd compression"). */
+export const ZSTD_CHECKPOINTS_CLI = "3.224.0";
+
+/**
+ * What the stacks' `pulumi` processes are told about compressing checkpoints. A self-managed backend
+ * writes a stack's whole checkpoint after every step; on PostgreSQL each write is the whole state
+ * sent as one row (base64 in JSON), and Pulumi copies the previous one to a backup row first. At
+ * 2,500 products that made the first `up` 2.0× as long as on files; zstd-compressed checkpoints
+ * (Pulumi's own `PULUMI_DIY_BACKEND_ZSTD`) made it 1.04× (docs/scale.md). Only for PostgreSQL (on
+ * files the write is local and the JSON stays readable), only with a CLI that reads them, and never
+ * against a compression setting of the user's: `PULUMI_DIY_BACKEND_ZSTD=false` keeps plain JSON.
+ */
+export function checkpointCompression(env: NodeJS.ProcessEnv, postgres: boolean, cliVersion: string | undefined): Record<string, string> {
+  if (!postgres || COMPRESSION_SETTINGS.some((name) => env[name] !== undefined)) return {};
+  if (cliVersion === undefined || !atLeast(cliVersion, ZSTD_CHECKPOINTS_CLI)) return {};
+  return { PULUMI_DIY_BACKEND_ZSTD: "true" };
+}
+
+/** `version` ≥ `least`, by major, minor and patch (a pre-release counts as its release). */
+function atLeast(version: string, least: string): boolean {
+  const parts = (v: string) => v.replace(/^v/, "").split(/[.+-]/).slice(0, 3).map(Number);
+  const [a, b] = [parts(version), parts(least)];
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
 
 export interface WorkspaceOptions {
   /** The work folder, absolute. */
@@ -62,6 +95,22 @@ export function projectFiles(
   return { "Pulumi.yaml": stringify(project), "index.js": `module.exports = require(${JSON.stringify(program)});\n` };
 }
 
+/**
+ * The stack, without the reads the Automation API makes after every `up`, `refresh` and `destroy`
+ * to fill in a result the tool does not use (its report comes from the engine's events, and a
+ * catalog stack has no outputs): its outputs, twice (`pulumi stack output`, with and without
+ * secrets), and its last update (`pulumi stack history`) — three more `pulumi` processes per stack,
+ * each reading the whole state. At 1,000 products in 6 stacks they took 7 s of the `up`'s 36 s of
+ * the CLIs' CPU (`npm run bench:catalog`, "CLIs and hosts by command"). The bench's `up` floor runs
+ * its stacks the same way.
+ */
+export function withoutResultReads(stack: Stack): Stack {
+  return Object.assign(stack, {
+    outputs: () => Promise.resolve({}),
+    info: () => Promise.resolve(undefined),
+  });
+}
+
 export class Workspaces {
   readonly #options: WorkspaceOptions;
   #cli: Promise<PulumiCommand> | undefined;
@@ -82,6 +131,11 @@ export class Workspaces {
       );
     });
     return this.#cli;
+  }
+
+  /** Has the stacks' `pulumi` processes compress checkpoints where `checkpointCompression` says to (a PostgreSQL backend). */
+  async compressCheckpoints(postgres: boolean): Promise<void> {
+    Object.assign(this.#options.env, checkpointCompression(process.env, postgres, (await this.cli()).version?.version));
   }
 
   /** The folder `pulumi` commands about the whole backend run in (the CLI needs a project folder). */
@@ -108,16 +162,26 @@ export class Workspaces {
   /**
    * A stack, created in the backend if it is not there yet (no request to the service). With
    * `products`, its program declares them (for preview, up, drift); `more` is environment for its
-   * `pulumi` commands (the shared pacer's URL, the create journal).
+   * `pulumi` commands (the shared pacer's URL, the create journal). `exists`: what the tool read of
+   * the backend, so a new stack costs one `pulumi` process (`stack init`), not a failed
+   * `stack select` first; another process may have made it since (`stack select` then).
    */
-  async stack(name: string, products?: ProgramProduct[], more: Record<string, string> = {}): Promise<Stack> {
+  async stack(name: string, products?: ProgramProduct[], more: Record<string, string> = {}, exists?: boolean): Promise<Stack> {
     const dir = join(this.#options.workDir, this.#options.folder ?? "stacks", name);
     const env: Record<string, string> = { ...more };
     if (products !== undefined) {
       mkdirSync(dir, { recursive: true });
       env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, products });
     }
-    return Stack.createOrSelect(name, await this.#workspace(dir, env));
+    const ws = await this.#workspace(dir, env);
+    const stack =
+      exists === false
+        ? await Stack.create(name, ws).catch((error: unknown) => {
+            if (error instanceof StackAlreadyExistsError) return Stack.select(name, ws);
+            throw error;
+          })
+        : await Stack.createOrSelect(name, ws);
+    return withoutResultReads(stack);
   }
 
   /** A `pulumi` command on a stack the Automation API has no method for (`state move`, `cancel`, `state delete`); returns its stdout. */

@@ -12,11 +12,11 @@ runners of a deploy matrix that open the same new database at once try once more
  * once it is released; with it, one process of each runner waits and the stacks start after it.
  */
 import pg from "pg";
-import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
-import { CatalogUser, type Entry, type ToolRun } from "./catalog-support";
+import { userWithCatalog, type CatalogUser, type ToolRun } from "./catalog-support";
 import { postgresForSuite } from "./postgres";
 
 const FILES = ["a", "b", "c", "d"];
@@ -36,15 +36,7 @@ describe("the first parallel up on a new PostgreSQL backend", { timeout: ENGINE_
 
   /** A runner: a work folder, PULUMI_HOME and process tree of its own, with the catalog of FILES. */
   async function runner(sim: Simulator): Promise<CatalogUser> {
-    const user = await CatalogUser.create(sim);
-    onTestFinished(() => user.dispose());
-    for (const file of FILES) {
-      user.files[`${file}.yaml`] = Object.fromEntries(
-        Array.from({ length: PER_FILE }, (_, i): [string, Entry] => [`${file}-${i}`, { project: "Acme Web", title: `${file} ${i}` }]),
-      );
-    }
-    user.writeCatalog();
-    return user;
+    return userWithCatalog(sim, FILES, PER_FILE);
   }
 
   /**

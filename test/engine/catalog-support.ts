@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
+import { onTestFinished } from "vitest";
 import { openStateBackend } from "../../provider/backend";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { REPO, WORK, pulumiCli } from "../../scripts/engine/driver";
@@ -194,6 +195,22 @@ export class CatalogUser {
   #pulumi(args: string[]): string {
     return execFileSync("pulumi", [...args, "--non-interactive"], { cwd: this.#scratch, env: this.#env, encoding: "utf8" });
   }
+}
+
+/**
+ * A user whose catalog is one file per name of `files` (`<f>.yaml`), each of `perFile` products
+ * `<f>-<i>` in "Acme Web"; its scratch folder goes when the test ends.
+ */
+export async function userWithCatalog(sim: Simulator, files: string[], perFile: number): Promise<CatalogUser> {
+  const user = await CatalogUser.create(sim);
+  onTestFinished(() => user.dispose());
+  for (const file of files) {
+    user.files[`${file}.yaml`] = Object.fromEntries(
+      Array.from({ length: perFile }, (_, i): [string, Entry] => [`${file}-${i}`, { project: "Acme Web", title: `${file} ${i}` }]),
+    );
+  }
+  user.writeCatalog();
+  return user;
 }
 
 /** A report's lines with each stack's seconds as `N` (the only part that changes from run to run). */

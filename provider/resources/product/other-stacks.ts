@@ -12,7 +12,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { fullName, openStateBackend, type StackRef, type StackState, type StateBackend } from "../../backend";
+import type { StackRef, StackState, StateBackend } from "../../backend";
 import type { OwnStack, ProviderContext } from "../context";
 import { recordedProductId } from "./recorded";
 
@@ -75,6 +75,9 @@ export async function readOtherStacks(
   if (index) return readIndex(index, own, started);
   // Without its own name, this stack's own record of a product would read as another stack's.
   if (own === undefined) return { readable: false, why: "this provider could not tell which stack it runs for" };
+  // Loaded here, not with the provider: only an adoption or import reads the backend, and its
+  // readers (YAML, PostgreSQL) are a tenth of what every catalog stack's provider process would load.
+  const { fullName, openStateBackend } = await import("../../backend");
   let backend: StateBackend;
   try {
     backend = await openStateBackend({ env, ...(cwd !== undefined && { cwd }), ...(via !== undefined && { via }) });

@@ -1,0 +1,71 @@
+/**
+ * The `pulumi` processes a catalog run starts for each stack, read from a `pulumi` on PATH that
+ * writes down its arguments and runs the real CLI. Every process costs a runner its start and a
+ * read of the backend, and some read a whole stack's state: at 10,000 products in 58 stacks they
+ * were most of what the tool cost above its floor (docs/scale.md).
+ *
+ * A first `up` runs `stack init` and `up` for each new stack — no `stack select` that fails first,
+ * and none of the reads the Automation API makes after an `up` to fill in a result the tool does
+ * not use (`stack output` twice, `stack history`). A second `up` selects each stack that is there.
+ */
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { simulator } from "../helpers";
+import { ENGINE_TIMEOUT_MS, WORK, pulumiCli } from "../../scripts/engine/driver";
+import { userWithCatalog } from "./catalog-support";
+
+const FILES = ["a", "b"];
+const PER_FILE = 3;
+
+/** Each logged `pulumi` command by its verbs (no flags, no stack names), e.g. `stack init`, `up`. */
+function verbs(line: string): string {
+  const words = line.split(" ").filter((w) => w !== "" && !w.startsWith("-"));
+  return words.slice(0, words[0] === "stack" ? 2 : 1).join(" ");
+}
+
+/** How many times each verb ran, for the commands naming `stack`. */
+function perStack(lines: string[], stack: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines.filter((l) => l.split(" ").some((w) => w === stack || w.endsWith(`/${stack}`)))) {
+    counts[verbs(line)] = (counts[verbs(line)] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  beforeAll(async () => {
+    await pulumiCli();
+  }, 30 * 60_000);
+
+  it("a first up runs stack init and up per stack; a second up, stack select and up", async () => {
+    const sim = await simulator();
+    const user = await userWithCatalog(sim, FILES, PER_FILE);
+
+    // A `pulumi` first on PATH that writes its arguments down and runs the real one.
+    const { bin } = await pulumiCli();
+    const wrapper = mkdtempSync(join(WORK, "pulumi-wrapper-"));
+    const log = join(wrapper, "commands.log");
+    writeFileSync(log, "");
+    writeFileSync(join(wrapper, "pulumi"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${join(bin, "pulumi")}' "$@"\n`);
+    chmodSync(join(wrapper, "pulumi"), 0o755);
+    const env = { PATH: `${wrapper}:${user.env.PATH}` };
+    const commands = () => readFileSync(log, "utf8").split("\n").filter(Boolean);
+
+    const before = sim.counts().products;
+    const first = await user.tool(["up"], env);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
+    const stacks = FILES.map((f) => `catalog-${f}.all`);
+    expect(user.stacks()).toEqual(stacks);
+    const firstRun = commands();
+    for (const stack of stacks) expect(perStack(firstRun, stack), firstRun.join("\n")).toEqual({ "stack init": 1, up: 1 });
+
+    writeFileSync(log, "");
+    const second = await user.tool(["up"], env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
+    const secondRun = commands();
+    for (const stack of stacks) expect(perStack(secondRun, stack), secondRun.join("\n")).toEqual({ "stack select": 1, up: 1 });
+  });
+});

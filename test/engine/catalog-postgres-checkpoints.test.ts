@@ -40,7 +40,7 @@ describe("catalog checkpoints on PostgreSQL", { timeout: ENGINE_TIMEOUT_MS }, ()
       const { rows } = await client.query<{ key: string }>(
         `SELECT key FROM ${TABLE} WHERE key LIKE '%.pulumi/stacks/%' AND key NOT LIKE '%.bak' ORDER BY key`,
       );
-      // Under the bucket's prefix (`pulumi/`), as Pulumi keys them.
+      // Pulumi keys them under its bucket's prefix; from ".pulumi/" on is the name the CLI gives them.
       return rows.map((r) => r.key.slice(r.key.indexOf(".pulumi/")));
     } finally {
       await client.end();

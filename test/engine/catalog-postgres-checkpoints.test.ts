@@ -80,11 +80,12 @@ describe("catalog checkpoints on PostgreSQL", { timeout: ENGINE_TIMEOUT_MS }, ()
         encoding: "utf8",
       }),
     ) as { deployment: { resources: { urn: string }[] } };
-    expect(exported.deployment.resources.map((r) => r.urn.split("::").pop()).filter((name) => /^a-\d$/.test(name ?? ""))).toEqual([
-      "a-0",
-      "a-1",
-      "a-2",
-    ]);
+    expect(
+      exported.deployment.resources
+        .map((r) => r.urn.split("::").pop())
+        .filter((name) => /^a-\d$/.test(name ?? ""))
+        .sort(),
+    ).toEqual(["a-0", "a-1", "a-2"]);
 
     // A team that wants plain JSON says so, and gets it on the next up.
     const plain = report(await user.tool(["up", "--json"], { ...backend, PULUMI_DIY_BACKEND_ZSTD: "false" }));

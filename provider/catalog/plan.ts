@@ -104,6 +104,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       where.set(key, facts.name);
     }
   }
+  refuseForeignStacks(prefix, discovery, where);
   const blockedBy = new Map([...stacks.values()].map((s) => [s.name, blockers(s)]));
   const isBlocked = (name: string) => (blockedBy.get(name)?.length ?? 0) > 0;
 
@@ -278,6 +279,30 @@ function select(
   }
   if (deploy) for (const move of moves) touched.add(move.to);
   return runs.filter((r) => touched.has(r.name));
+}
+
+/**
+ * A catalog that shares nothing with the backend's stacks under its prefix — none of its products is
+ * in their states, none of its files has a stack there — while they hold products: those stacks are
+ * most likely another catalog's (a second team that left out `--stack-prefix`), and any command would
+ * treat them as files removed from this one, so an `up` would delete every one of their products.
+ * Refused before anything runs. A catalog that really replaces every file at once does it in two
+ * runs (the old files removed, then the new ones added), which this never stops.
+ */
+function refuseForeignStacks(prefix: string, discovery: Discovery, where: Map<string, string>): void {
+  const { catalog, stacks } = discovery;
+  const held = [...stacks.values()].filter((s) => s.products.size + s.pending.length > 0);
+  if (catalog.size === 0 || held.length === 0) return;
+  if ([...catalog.keys()].some((key) => where.has(key))) return;
+  const groups = new Set([...stacks.values()].map((s) => s.id.group));
+  if ([...catalog.values()].some((product) => groups.has(groupOf(product.file)))) return;
+  const products = held.reduce((sum, s) => sum + s.products.size + s.pending.length, 0);
+  throw new CatalogError(
+    `the backend's stacks under --stack-prefix ${JSON.stringify(prefix)} (${list(held.map((s) => s.name).sort())}; ${products} products) ` +
+      `hold none of this catalog's products, and none of its files has a stack there: they look like another catalog's, and this run ` +
+      `would treat them as removed files (an up deletes their products). Give this catalog a prefix of its own (--stack-prefix, the same ` +
+      `in every run) or another --project; if it really replaces all of those files, remove them in one up and add the new files in the next`,
+  );
 }
 
 /** Each group's layout as the backend holds it, and the stacks of 0.1's layout; a group with a hole is refused. */

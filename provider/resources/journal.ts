@@ -4,7 +4,8 @@
  * two (a SIGKILL, a lost runner) leaves the create pending in the state with no id; the journal
  * still has it, so the catalog tool's `recover` takes the record into the stack instead of creating
  * it a second time. Written only where `SERVICEAPI_CREATED_JOURNAL` names a file (the catalog tool
- * sets it per stack); the run's output line (`messages.ts`) is the trace for everyone else.
+ * sets it per stack); the run's output line (`messages.ts`) is the trace for everyone else, and for a
+ * catalog stack whose journal cannot be written.
  */
 import { appendFileSync } from "node:fs";
 
@@ -21,16 +22,23 @@ export interface JournalEntry {
   at: string;
 }
 
-/** Appends a create to the journal, if one is configured; returns a problem to warn about, or undefined. */
-export function journalCreate(entry: JournalEntry, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** What became of a create's journal line: written, no journal configured, or a problem to warn about. */
+export type JournalOutcome = { written: true } | { written: false; problem?: string };
+
+/** Appends a create to the journal, if one is configured. */
+export function journalCreate(entry: JournalEntry, env: NodeJS.ProcessEnv = process.env): JournalOutcome {
   const file = env[CREATED_JOURNAL_ENV];
-  if (file === undefined || file === "") return undefined;
+  if (file === undefined || file === "") return { written: false };
   try {
     // Synchronous: the line is on disk before the create returns to the engine.
     appendFileSync(file, `${JSON.stringify(entry)}\n`);
-    return undefined;
+    return { written: true };
   } catch (error) {
-    return `the create journal ${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); the run's output still names each create`;
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return {
+      written: false,
+      problem: `the create journal ${file} cannot be written (${code}); the run's output names each create instead`,
+    };
   }
 }
 

@@ -18,10 +18,17 @@ export function label(type: string, id: string, name: string | undefined): strin
  * `pulumi up` is then killed before it writes its state (a lost CI runner, OOM), the run's log —
  * which outlives the runner — names every record it made, so each can be taken over with
  * `adoptId` instead of being created twice (docs/recovery.md).
+ *
+ * Where a create journal is configured (the catalog tool's stacks, `journal.ts`) and the line is
+ * written there, the journal is the trace and the line is not printed: the tool prints its own
+ * `<stack>: created Product …` line from the engine's events into the run's log, so a second line
+ * per create would only be carried through the CLI (a diagnostic event each) for nobody — at 10,000
+ * creates a measurable share of the run's CPU (docs/scale.md).
  */
 export function logCreated(ctx: ProviderContext, type: string, id: string, name: string | undefined): void {
-  const problem = journalCreate({ type, name: name ?? "", id, urn: ctx.urn(), at: new Date().toISOString() });
-  if (problem !== undefined) ctx.once("warning", problem);
+  const journal = journalCreate({ type, name: name ?? "", id, urn: ctx.urn(), at: new Date().toISOString() });
+  if (journal.written) return;
+  if (journal.problem !== undefined) ctx.once("warning", journal.problem);
   ctx.info(`created ${type} ${name === undefined ? "(unnamed)" : JSON.stringify(name)} ${id}`);
 }
 

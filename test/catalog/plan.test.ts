@@ -264,3 +264,31 @@ describe("which stacks run", () => {
     expect(runs(plan(d, "preview"))).toEqual({ "catalog-a.all": ["new", "x"], "catalog-b.all": ["fresh"] });
   });
 });
+
+describe("another catalog's stacks under the same prefix", () => {
+  const theirs = () => [stack("catalog-plans.all", ["pro", "starter"]), stack("catalog-bulk.all", ["bulk-1", "bulk-2", "bulk-3"])];
+
+  it.each<Command>(["plan", "preview", "up", "drift", "refresh", "destroy", "split"])(
+    "%s of a catalog sharing no product and no file with them is refused, naming the stacks and the setting",
+    (command) => {
+      const d = discovery(catalogOf({ "docs-team.yaml": ["guide", "manual"] }), theirs());
+      expect(() => plan(d, command)).toThrow(
+        new CatalogError(
+          `the backend's stacks under --stack-prefix "catalog-" (catalog-bulk.all, catalog-plans.all; 5 products) hold none of this ` +
+            "catalog's products, and none of its files has a stack there: they look like another catalog's, and this run would treat them " +
+            "as removed files (an up deletes their products). Give this catalog a prefix of its own (--stack-prefix, the same in every run) " +
+            "or another --project; if it really replaces all of those files, remove them in one up and add the new files in the next",
+        ),
+      );
+    },
+  );
+
+  it("not refused: one product in common (moved to a new file), one file in common (every entry renamed), or stacks that hold nothing", () => {
+    const moved = plan(discovery(catalogOf({ "docs-team.yaml": ["guide", "pro"] }), theirs()), "up");
+    expect(moved.moves).toEqual([{ key: "pro", from: "catalog-plans.all", to: "catalog-docs-team.all" }]);
+    const renamed = plan(discovery(catalogOf({ "plans.yaml": ["pro-2024"] }), theirs()), "up");
+    expect(runs(renamed)).toMatchObject({ "catalog-plans.all": ["pro-2024"], "catalog-bulk.all": [] });
+    const empty = plan(discovery(catalogOf({ "docs-team.yaml": ["guide"] }), [stack("catalog-plans.all", [])]), "up");
+    expect(runs(empty)["catalog-docs-team.all"]).toEqual(["guide"]);
+  });
+});

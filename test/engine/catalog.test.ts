@@ -8,7 +8,7 @@
  * `drift --write`), an entry moved to another file (a state move, 0 requests), a failed stack
  * resumed alone with its log named, refusals that stop before any stack, destroy.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
@@ -365,7 +365,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       ids = user.products();
     });
 
-    await step("9. refusals stop before any stack: a bad catalog, a misspelt project, a refused token, a malformed token", async () => {
+    await step("9. refused before any stack: a bad catalog, a misspelt project, another team's stacks, a bad token", async () => {
       const backend = user.backendDigest();
       const good = structuredClone(user.files);
 
@@ -392,6 +392,25 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
           '  b.yaml: typo: project "Acme Wbe" is not a project this token can see (4 listed); the closest: "Acme Web". Check the name, or give projectId\n',
       });
       expect(byRoute(sim)).toEqual({ [LISTING]: 1 });
+
+      // A second team's catalog in the same backend, its --stack-prefix left out: this catalog's stacks are not its removed files.
+      for (const file of Object.keys(good)) {
+        delete user.files[file];
+        rmSync(join(user.repo, "catalog", file));
+      }
+      user.files["docs-team.yaml"] = { guide: { project: "Acme Web", title: "Guide" } };
+      user.writeCatalog();
+      sim.clearRequests();
+      for (const command of ["plan", "up"]) {
+        const foreign = await user.tool([command, "--stack-size", "20"]);
+        expect([foreign.code, foreign.stdout]).toEqual([2, ""]);
+        expect(foreign.stderr).toMatch(
+          /^serviceapi-catalog: the backend's stacks under --stack-prefix "catalog-" \(catalog-a\.all, [^)]*; \d+ products\) hold none of this catalog's products, and none of its files has a stack there: .* Give this catalog a prefix of its own \(--stack-prefix, the same in every run\) or another --project; [^\n]*\n$/,
+        );
+      }
+      expect(writes(sim)).toEqual([]);
+      delete user.files["docs-team.yaml"];
+      rmSync(join(user.repo, "catalog", "docs-team.yaml"));
 
       for (const file of Object.keys(good)) user.files[file] = good[file]!;
       user.writeCatalog();

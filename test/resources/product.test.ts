@@ -3,10 +3,14 @@
  * simulator: the exact request bodies from its log, what each operation returns to a face, and what
  * it says. (The same behaviour under the real CLI is in test/engine/.)
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { UNKNOWN } from "../../provider/resources/checks";
 import { NotFoundError } from "../../provider/client";
 import { PartialFailure } from "../../provider/resources/errors";
+import { CREATED_JOURNAL_ENV, readJournal } from "../../provider/resources/journal";
 import {
   buildProductPatch,
   product as lifecycle,
@@ -87,6 +91,35 @@ describe("create", () => {
       __declared: ["projectId", "slug", "status", "title"],
     });
     expect(messages).toEqual([{ severity: "info", message: `serviceapi: created Product "pro" ${id}` }]);
+  });
+
+  it("with a create journal (a catalog stack): the create is one journal line and no message; a journal that cannot be written: a warning and the line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    try {
+      const journal = join(dir, "stack.jsonl");
+      vi.stubEnv(CREATED_JOURNAL_ENV, journal);
+      const first = await harness();
+      const { id } = await product.create(first.ctx, { name, inputs });
+      expect(first.messages).toEqual([]);
+      expect(readJournal(readFileSync(journal, "utf8")).map(({ type, name, id }) => ({ type, name, id }))).toEqual([
+        { type: "Product", name, id },
+      ]);
+
+      const unwritable = join(dir, "gone", "stack.jsonl");
+      vi.stubEnv(CREATED_JOURNAL_ENV, unwritable);
+      const second = await harness();
+      const made = await product.create(second.ctx, { name: "team", inputs: { ...inputs, slug: "team" } });
+      expect(second.messages).toEqual([
+        {
+          severity: "warning",
+          message: `serviceapi: the create journal ${unwritable} cannot be written (ENOENT); the run's output names each create instead`,
+        },
+        { severity: "info", message: `serviceapi: created Product "team" ${made.id}` },
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("without a declared status sends no PATCH", async () => {

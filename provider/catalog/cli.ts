@@ -10,6 +10,7 @@ import { version as PACKAGE_VERSION } from "../../package.json";
 import { closeNames } from "../resources/close-names";
 import { ConfigError } from "../client";
 import { UserError } from "../resources/errors";
+import { SETTINGS } from "../resources/settings";
 import { CatalogError } from "./errors";
 import { EXIT, runImport, runPlan, runRecover, runReport, runSplit, runStacks, runWhere, type Output, type ToolOptions } from "./tool";
 import type { KeyFrom } from "./import";
@@ -42,7 +43,8 @@ options:
   --stack-size N       a stack splits when it holds more products (default 250)
   --project NAME       the Pulumi project of the stacks (default serviceapi-catalog)
   --work-dir DIR       the generated project folders, logs, journals (default .serviceapi-catalog/)
-  --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token)
+  --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token;
+                       a name that is no setting is refused, with the closest one)
   --batch-size N       plan --json: stacks per CI job in "batches" (default 8)
   --journal DIR        recover: a killed runner's create journals (default: the work folder's journal/)
   --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
@@ -189,8 +191,9 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       env: {},
     });
     if (command === "destroy" && !values.yes) {
+      const which = options.stacks.length > 0 ? `the stack(s) ${options.stacks.join(", ")}` : "the catalog's stacks";
       throw new CatalogError(
-        "destroy archives every product the catalog's stacks created (or gives back those they took over) and removes the stacks: run it again with --yes",
+        `destroy archives every product ${which} created (or gives back those they took over) and removes ${options.stacks.length > 0 ? "them" : "the stacks"}: run it again with --yes`,
       );
     }
     if (command === "plan") return await runPlan(options, workspaces, io);
@@ -242,6 +245,15 @@ function config(pairs: string[]): Record<string, string> {
     const key = at < 0 ? pair : pair.slice(0, at);
     if (at < 0 || !/^serviceapi:[A-Za-z]+$/.test(key)) {
       throw new CatalogError(`--config ${key}: give serviceapi:KEY=VALUE (e.g. --config serviceapi:baseUrl=https://api.example.com)`);
+    }
+    // A misspelt setting would be passed to every stack and read by none: refused here, with the closest name.
+    const name = key.slice("serviceapi:".length);
+    if (!Object.hasOwn(SETTINGS, name)) {
+      const close = closeNames(name, Object.keys(SETTINGS), 1);
+      throw new CatalogError(
+        `--config ${key}: no such setting${close.length > 0 ? ` (did you mean serviceapi:${close[0]}?)` : ""}; ` +
+          `the settings are ${Object.keys(SETTINGS).join(", ")} (docs/resources.md#configuration)`,
+      );
     }
     out[key] = pair.slice(at + 1);
   }

@@ -7,7 +7,16 @@
  * projects of one name are told apart only by their ids: then, and only then, ids are shown).
  */
 import { closeNames } from "../resources/close-names";
-import { ServiceApiClient, type ClientOptions, type Project } from "../client";
+import {
+  AuthenticationError,
+  ConnectionError,
+  NotFoundError,
+  PermissionDeniedError,
+  ServiceApiClient,
+  TokenRefusedError,
+  type ClientOptions,
+  type Project,
+} from "../client";
 import type { Catalog } from "./catalog";
 import { CatalogError } from "./errors";
 
@@ -28,7 +37,8 @@ export async function resolveProjects(catalog: Catalog, settings: ClientOptions)
       all.push(...page.items);
     }
   } catch (error) {
-    throw new CatalogError(`no stack was run: ${(error as Error).message}`);
+    const advice = adviceFor(error, settings.baseUrl);
+    throw new CatalogError(`no stack was run: ${(error as Error).message}${advice === undefined ? "" : `. ${advice}`}`);
   } finally {
     await client.close();
   }
@@ -75,4 +85,17 @@ export async function resolveProjects(catalog: Catalog, settings: ClientOptions)
     );
   }
   return { ids, requests };
+}
+
+/** The setting to look at when the run's first request fails: the listing is where a wrong token or URL shows first. */
+function adviceFor(error: unknown, baseUrl: string | undefined): string | undefined {
+  const url = "SERVICEAPI_BASE_URL (or --config serviceapi:baseUrl)";
+  if (error instanceof AuthenticationError || error instanceof TokenRefusedError || error instanceof PermissionDeniedError)
+    return "Check SERVICEAPI_TOKEN: a token of this service that may list its projects (a rotated token: the new one)";
+  if (error instanceof ConnectionError) return `Check ${url}: the service's origin, reachable from this machine`;
+  if (error instanceof NotFoundError) {
+    const path = baseUrl === undefined ? "/" : new URL(baseUrl).pathname;
+    return `Check ${url}: the service's origin (https://host)${path !== "/" ? `, without the path ${path}` : ""}`;
+  }
+  return undefined;
 }

@@ -57,6 +57,8 @@ export interface Totals {
   cancelled: number;
   blocked: number;
   skipped: number;
+  /** Lost creates left out, not deployed until someone adopts or re-creates them. */
+  leftOut: number;
 }
 
 export function totals(results: StackReport[]): Totals {
@@ -73,6 +75,7 @@ export function totals(results: StackReport[]): Totals {
     cancelled: 0,
     blocked: 0,
     skipped: 0,
+    leftOut: 0,
   };
   for (const r of results) {
     t.creates += r.creates.length;
@@ -87,6 +90,7 @@ export function totals(results: StackReport[]): Totals {
     if (r.status === "cancelled") t.cancelled++;
     if (r.status === "blocked" || r.blocking === true) t.blocked++;
     if (r.status === "skipped") t.skipped++;
+    t.leftOut += r.leftOut ?? 0;
   }
   return t;
 }
@@ -155,7 +159,9 @@ export function formatReport(run: RunReport): string {
     ? `${t.drift} ${run.command === "refresh" ? "accepted" : "drifted"}`
     : `${t.creates} ${verb("to create", "created")}, ${t.adopts} ${verb("to adopt", "adopted")}, ` +
       `${t.updates} ${verb("to update", "updated")}${t.archives ? ` (${t.archives} to archived)` : ""}, ` +
-      `${t.replaces} ${verb("to replace", "replaced")}, ${t.deletes} ${verb("to delete", "deleted")}`;
+      `${t.replaces} ${verb("to replace", "replaced")}, ${t.deletes} ${verb("to delete", "deleted")}` +
+      // Not deployed, and in no count before: a run that exits 0 must still say so (each is named above, "in flight, find and adopt").
+      `${t.leftOut ? `, ${t.leftOut} left out until adopted (in flight, find and adopt: see above)` : ""}`;
   lines.push(
     `Total: ${kinds}; ${t.requests} request(s) sent${own > 0 ? " (the project listing included)" : ""}; ${t.failed} stack(s) failed` +
       `${t.cancelled ? `, ${t.cancelled} cancelled` : ""}${t.blocked ? `, ${t.blocked} blocked` : ""}${t.skipped ? `, ${t.skipped} skipped` : ""}`,
@@ -170,7 +176,9 @@ function archives(line: ProductLine): boolean {
 }
 
 function list(lines: string[], mark: string, items: ProductLine[]): void {
-  items = [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // Those that change fields first: 200 adoptions of which one changes a record must not hide it among "… and 180 more".
+  const quiet = (item: ProductLine) => (item.fields.length === 0 ? 1 : 0);
+  items = [...items].sort((a, b) => quiet(a) - quiet(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const item of items.slice(0, LISTED)) {
     lines.push(`  ${mark} ${item.key}${item.what !== undefined ? ` (${item.what})` : ""}`);
     for (const field of item.fields) lines.push(`      ${describeField(field)}`);

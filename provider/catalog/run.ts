@@ -8,9 +8,10 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { startSharedPacer } from "../client/tools";
 import { CREATED_JOURNAL_ENV } from "../resources/journal";
+import { ADOPTIONS_FILE_ENV, readAdoptions } from "../resources/product/adoption-file";
 import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
@@ -44,6 +45,12 @@ export interface Output {
   err: (text: string) => void;
 }
 
+/** Each adoption of the report with the fields it changes (live → declared), as its provider wrote them; none written (a kill): as it was. */
+function withAdoptedFields(report: StackReport, file: string): void {
+  const written = readAdoptions(existsSync(file) ? readFileSync(file, "utf8") : "");
+  for (const line of report.adopts) line.fields = written.get(line.key)?.fields ?? line.fields;
+}
+
 /** The folder of each stack's create journal (`recover` reads it). */
 export function journalDir(workDir: string): string {
   return join(workDir, "journal");
@@ -62,6 +69,7 @@ export async function runPlanned(
     const report = emptyReport(run.name, options.command, run.size, fingerprint(inputs.get(run.name)!, options));
     report.notes.push(...run.blocked, ...run.notes);
     if (!run.exists && options.command !== "up") report.new = true;
+    if (run.exclude.length > 0) report.leftOut = run.exclude.length;
     if (mutating && run.blocked.length > 0) report.status = "blocked";
     // A preview or drift still runs it (what it shows is true), and says the deploy will not: the check fails.
     if (!mutating && run.blocked.length > 0) report.blocking = true;
@@ -118,8 +126,16 @@ export async function runPlanned(
         if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
         const env: Record<string, string> = { SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack) };
         // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
-        if (run.products.some((p) => p.entry.adoptId !== undefined))
+        // …and each adoption's provider writes what it will change, for the report (adoption-file.ts says why).
+        const adoptions = run.products.some((p) => p.entry.adoptId !== undefined)
+          ? join(options.workDir, "adoptions", options.command, `${report.stack}.jsonl`)
+          : undefined;
+        if (adoptions !== undefined) {
           env[OTHER_STACKS_INDEX_ENV] = writeOtherStacks(plan, report.stack, options.workDir);
+          mkdirSync(dirname(adoptions), { recursive: true });
+          writeFileSync(adoptions, "");
+          env[ADOPTIONS_FILE_ENV] = adoptions;
+        }
         if (options.command === "up") {
           // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
           mkdirSync(journalDir(options.workDir), { recursive: true });
@@ -137,6 +153,7 @@ export async function runPlanned(
             onCreated: (key, id) => io.err(createdLine({ stack: report.stack, key, id })),
           });
           report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
+          if (adoptions !== undefined) withAdoptedFields(report, adoptions);
           if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
           if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
             const removed = await retire(workspaces, report.stack);

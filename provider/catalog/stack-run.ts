@@ -66,6 +66,8 @@ export interface StackReport {
   new?: boolean;
   /** A preview or drift of a stack an up would not run (a lock, pending creates): counted as blocked, exit code 1. */
   blocking?: boolean;
+  /** Lost creates the run leaves alone until they are adopted or created anew (each named in `notes`): not deployed. */
+  leftOut?: number;
 }
 
 export function emptyReport(stack: string, command: RunCommand, products: number, fingerprint: string): StackReport {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { version } from "../../package.json";
 import { main } from "../../provider/catalog/cli";
+import { SETTINGS } from "../../provider/resources/settings";
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -24,6 +25,36 @@ describe("serviceapi-catalog's command line", () => {
     expect((await run("plan", "--zzzzzz")).err).toEqual(["serviceapi-catalog: unknown option --zzzzzz: see serviceapi-catalog --help"]);
     expect((await run("plan", "--parallel")).err).toEqual([
       "serviceapi-catalog: option --parallel <value> argument missing: see serviceapi-catalog --help",
+    ]);
+  });
+
+  it("a --config setting that does not exist: one line naming it and the closest setting; exit 2 before anything runs", async () => {
+    const settings = Object.keys(SETTINGS).join(", ");
+    expect(await run("plan", "--config", "serviceapi:maxRetrys=3")).toEqual({
+      code: 2,
+      out: [],
+      err: [
+        `serviceapi-catalog: --config serviceapi:maxRetrys: no such setting (did you mean serviceapi:maxRetries?); the settings are ${settings} (docs/resources.md#configuration)`,
+      ],
+    });
+    expect((await run("preview", "--config", "serviceapi:adoptmanaged=allow")).err).toEqual([
+      `serviceapi-catalog: --config serviceapi:adoptmanaged: no such setting (did you mean serviceapi:adoptManaged?); the settings are ${settings} (docs/resources.md#configuration)`,
+    ]);
+    expect((await run("plan", "--config", "serviceapi:zzzzzz=1")).err).toEqual([
+      `serviceapi-catalog: --config serviceapi:zzzzzz: no such setting; the settings are ${settings} (docs/resources.md#configuration)`,
+    ]);
+  });
+
+  it("destroy without --yes: refused, naming what it would destroy (every stack, or those of --stack)", async () => {
+    expect(await run("destroy")).toEqual({
+      code: 2,
+      out: [],
+      err: [
+        "serviceapi-catalog: destroy archives every product the catalog's stacks created (or gives back those they took over) and removes the stacks: run it again with --yes",
+      ],
+    });
+    expect((await run("destroy", "--stack", "catalog-docs.all")).err).toEqual([
+      "serviceapi-catalog: destroy archives every product the stack(s) catalog-docs.all created (or gives back those they took over) and removes them: run it again with --yes",
     ]);
   });
 

@@ -4,13 +4,14 @@
  * that matches nothing stops the run naming the file, the keys and at most three close names —
  * never an id or a workspace id, since the text lands in CI logs.
  */
+import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../provider/catalog/catalog";
 import { CatalogError } from "../../provider/catalog/errors";
 import { resolveProjects } from "../../provider/catalog/projects";
 import { closeNames } from "../../provider/resources/close-names";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { rejectionOf, simulator } from "../helpers";
+import { rejectionOf, ScaledClock, simulator } from "../helpers";
 
 const sim = () => simulator();
 
@@ -49,7 +50,28 @@ describe("resolveProjects", () => {
     const catalog = parseCatalog([{ file: "a.yaml", text: entry("p1", "Acme Web") }]);
     const error = await rejectionOf(resolveProjects(catalog, { baseUrl: s.url, token: "sim_revoked_token_0001" }));
     expect((error as Error).message).toMatch(/^no stack was run: projects\.list failed: 401 unauthorized: /);
+    expect((error as Error).message).toMatch(
+      /\. Check SERVICEAPI_TOKEN: a token of this service that may list its projects \(a rotated token: the new one\)$/,
+    );
     expect(s.requests().map((r) => r.status)).toEqual([401]);
+  });
+
+  it("a service URL with a path, or one where nothing listens: the message names the setting to check", async () => {
+    const s = await sim();
+    const catalog = parseCatalog([{ file: "a.yaml", text: entry("p1", "Acme Web") }]);
+    const withPath = await rejectionOf(resolveProjects(catalog, { baseUrl: `${s.url}/v1`, token: s.token }));
+    expect((withPath as Error).message).toMatch(
+      /^no stack was run: projects\.list failed: 404 [^\n]*\. Check SERVICEAPI_BASE_URL \(or --config serviceapi:baseUrl\): the service's origin \(https:\/\/host\), without the path \/v1$/,
+    );
+    // A port nothing listens on: one that was free a moment ago.
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve));
+    const deadUrl = `http://127.0.0.1:${(free.address() as AddressInfo).port}`;
+    await new Promise((resolve) => free.close(resolve));
+    const dead = await rejectionOf(resolveProjects(catalog, { baseUrl: deadUrl, token: s.token, clock: new ScaledClock() }));
+    expect((dead as Error).message).toMatch(
+      /^no stack was run: [^\n]*ECONNREFUSED[^\n]*\. Check SERVICEAPI_BASE_URL \(or --config serviceapi:baseUrl\): the service's origin, reachable from this machine$/,
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  * the way out, totals. Exact text: this is what users and reviewers read.
  */
 import { describe, expect, it } from "vitest";
-import { formatReport, shown, type RunReport } from "../../provider/catalog/report";
+import { formatReport, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
@@ -202,24 +202,51 @@ describe("formatReport", () => {
     ]);
   });
 
-  it("lists at most 20 products per stack and kind, and counts the rest (the totals count them all)", () => {
-    const keys = Array.from({ length: 25 }, (_, i) => `p${String(i + 1).padStart(2, "0")}`);
+  it("lost creates an up leaves out until they are adopted: counted in the total, though the run exits 0", () => {
     const run: RunReport = {
-      command: "preview",
+      command: "up",
       stacks: 1,
       splits: [],
       results: [
-        stack("catalog-a.all", "preview", {
-          products: 47,
-          creates: [...keys].reverse().map((key) => ({ key, fields: [] })),
+        stack("catalog-bulk.all", "up", {
+          products: 25,
+          notes: ["bulk-037: in flight, find and adopt — …", "bulk-038: in flight, find and adopt — …"],
+          leftOut: 2,
+          creates: [{ key: "bulk-040", fields: [{ field: "title", from: undefined, to: "Bulk 40" }] }],
           requests: 1,
-          seconds: 2,
+          seconds: 1,
         }),
       ],
     };
-    const lines = formatReport(run).split("\n");
+    expect(formatReport(run).split("\n").slice(-1)).toEqual([
+      "Total: 1 created, 0 adopted, 0 updated, 0 replaced, 0 deleted, 2 left out until adopted (in flight, find and adopt: see above); 1 request(s) sent; 0 stack(s) failed",
+    ]);
+    expect(totals(run.results)).toMatchObject({ creates: 1, leftOut: 2, failed: 0, blocked: 0 });
+  });
+
+  /** p01 … p25. */
+  const keys = Array.from({ length: 25 }, (_, i) => `p${String(i + 1).padStart(2, "0")}`);
+  /** The lines of a preview of one stack. */
+  const previewLines = (report: Partial<StackReport>) =>
+    formatReport({ command: "preview", stacks: 1, splits: [], results: [stack("catalog-a.all", "preview", report)] }).split("\n");
+
+  it("lists at most 20 products per stack and kind, and counts the rest (the totals count them all)", () => {
+    const lines = previewLines({ products: 47, creates: [...keys].reverse().map((key) => ({ key, fields: [] })), requests: 1, seconds: 2 });
     expect(lines.slice(2, 23)).toEqual([...keys.slice(0, 20).map((key) => `  + ${key}`), "  + … and 5 more"]);
     expect(lines[23]).toBe("Total: 25 to create, 0 to adopt, 0 to update, 0 to replace, 0 to delete; 1 request(s) sent; 0 stack(s) failed");
+  });
+
+  it("of 25 adoptions, the one that changes its record is listed first, not among the ones left out", () => {
+    const lines = previewLines({
+      products: 25,
+      adopts: keys.map((key) => ({
+        key,
+        what: `adopts ${key}`,
+        fields: key === "p24" ? [{ field: "status", from: "draft", to: "active" }] : [],
+      })),
+    });
+    expect(lines.slice(2, 5)).toEqual(["  = p24 (adopts p24)", '      status: "draft" → "active"', "  = p01 (adopts p01)"]);
+    expect(lines.at(-2)).toBe("  = … and 5 more");
   });
 });
 

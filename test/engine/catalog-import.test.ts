@@ -3,8 +3,8 @@
  * the real CLI. 200 products made out of band through the API — long descriptions, unicode titles,
  * nulls, archived ones, slugs shared, two projects — and an ids file with 3 rows that cannot be used.
  * The import is killed half-way and run again; then the files hold every product once, with values
- * equal to the live records; the 3 rows are named; `preview` shows 200 adoptions and no update; `up`
- * sends no write; `drift` finds nothing; `destroy` gives the products back as found, not archived.
+ * equal to the live records; the 3 rows are named; `preview` shows 200 adoptions and no update but
+ * the one product changed on the service since, with its field; `up` sends that one write; `drift` finds nothing; `destroy` gives the products back as found, not archived.
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +33,7 @@ describe("serviceapi-catalog import: existing products into the catalog", { time
 
   afterAll(() => user?.dispose());
 
-  it("killed and run again: every product once, as live; 3 rows named; preview adopts 200 and changes nothing; up writes nothing", async () => {
+  it("killed and run again: every product once, as live; 3 rows named; preview adopts 200, the changes shown; up writes only those", async () => {
     const ids: { id: string; project: string }[] = [];
 
     await step("200 products made by hand, in two projects", async () => {
@@ -119,17 +119,29 @@ describe("serviceapi-catalog import: existing products into the catalog", { time
       user.git("commit", "--quiet", "-m", "import");
     });
 
-    await step("preview: 200 adoptions, no update; up: no write; drift: nothing", async () => {
+    await step("preview: 200 adoptions, the one changed since the import with its field; up: that one write; drift: nothing", async () => {
+      // Changed on the service after the import: its adoption sets it back, and the report says so before up does it.
+      const changed = ids[2]!.id;
+      const { client } = clientFor(sim);
+      await client.updateProduct(changed, { status: "draft" });
       const preview = await user.tool(["preview", "--json"]);
       expect(preview.code).toBe(0);
-      const results = JSON.parse(preview.stdout).results as { adopts: unknown[]; updates: unknown[]; creates: unknown[] }[];
-      expect(results.reduce((n, r) => n + r.adopts.length, 0)).toBe(200);
+      type Line = { key: string; what?: string; fields: unknown[] };
+      const results = JSON.parse(preview.stdout).results as { adopts: Line[]; updates: Line[]; creates: Line[] }[];
+      const adopts = results.flatMap((r) => r.adopts);
+      expect(adopts).toHaveLength(200);
+      expect(adopts.filter((a) => a.fields.length > 0)).toEqual([
+        { key: expect.any(String), what: `adopts ${changed}`, fields: [{ field: "status", from: "draft", to: "active" }] },
+      ]);
       expect(results.flatMap((r) => [...r.updates, ...r.creates])).toEqual([]);
       sim.clearRequests();
       const up = await user.tool(["up"]);
       expect(up.code).toBe(0);
+      expect(up.stdout).toContain(`(adopts ${changed})\n      status: "draft" → "active"\n`);
       const writes = sim.requests().filter((r) => r.method === "POST" || (r.method === "PATCH" && JSON.stringify(r.body) !== "{}"));
-      expect(writes).toEqual([]);
+      expect(writes.map((r) => [r.method, r.path, r.body])).toEqual([
+        ["PATCH", `/api/v1/public/products/${changed}`, { status: "active" }],
+      ]);
       const drift = await user.tool(["drift"]);
       expect(drift.code).toBe(0);
     });
@@ -147,7 +159,8 @@ describe("serviceapi-catalog import: existing products into the catalog", { time
     );
 
     await step("destroy gives every product back as found: the archived stay archived, none archived by it", async () => {
-      const before = new Map(sim.products().map((p) => [p.id, p.status]));
+      // As found at adoption: the one whose status the adoption set (draft → active) goes back to draft.
+      const before = new Map(sim.products().map((p) => [p.id, p.id === ids[2]!.id ? "draft" : p.status]));
       const destroy = await user.tool(["destroy", "--yes"]);
       expect(destroy.code).toBe(0);
       expect(new Map(sim.products().map((p) => [p.id, p.status]))).toEqual(before);

@@ -11,6 +11,7 @@ import { UNKNOWN } from "../../provider/resources/checks";
 import { NotFoundError } from "../../provider/client";
 import { PartialFailure } from "../../provider/resources/errors";
 import { CREATED_JOURNAL_ENV, readJournal } from "../../provider/resources/journal";
+import { ADOPTIONS_FILE_ENV, readAdoptions } from "../../provider/resources/product/adoption-file";
 import {
   buildProductPatch,
   product as lifecycle,
@@ -315,6 +316,35 @@ describe("adoption", () => {
     expect(bodies()).toEqual([{}, { title: "New", slug: null }]);
     expect(sim.requests("products.create")).toEqual([]);
     expect(messages.at(-1)!.message).toBe(`serviceapi: adopted Product "x" (id ${id}): sent PATCH {title, slug}.`);
+  });
+
+  it("with an adoptions file (a catalog stack): each previewed adoption's fields as data, live → declared, a secret one as [secret]", async () => {
+    const { ctx: maker, sim } = await harness();
+    const { id } = await product.create(maker, { name: "old", inputs: { projectId: project, title: "Old", slug: "old" } });
+    const dir = mkdtempSync(join(tmpdir(), "adoptions-"));
+    try {
+      const file = join(dir, "stack.jsonl");
+      vi.stubEnv(ADOPTIONS_FILE_ENV, file);
+      for (const [name, secrets] of [
+        ["plain", []],
+        ["secret", ["title"]],
+      ] as const) {
+        const { ctx } = await harness({}, sim);
+        await product.check(ctx, {
+          name,
+          olds: {},
+          news: { projectId: project, title: "New", slug: "old", adoptId: id },
+          secrets: [...secrets],
+        });
+      }
+      expect([...readAdoptions(readFileSync(file, "utf8")).values()]).toEqual([
+        { name: "plain", id, fields: [{ field: "title", from: "Old", to: "New" }] },
+        { name: "secret", id, fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the preview shows live and declared values, shortened; a value the program marked secret, or any when the face cannot tell, by name only", async () => {

@@ -26,6 +26,7 @@ import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
 import { outputs, type Desired } from "./fields";
 import { managedElsewhere } from "./managed-elsewhere";
+import { recordAdoption } from "./adoption-file";
 import { buildProductPatch, describeChanges, productChanges } from "./patch";
 import { destroyOfAdopted, ownershipOfAdopted } from "./taken-over";
 
@@ -84,6 +85,9 @@ export async function previewAdoption(
   }
   ctx.ledger.adoptionReads.set(productId, current);
   const patch = buildProductPatch(current, desired);
+  // For a tool's report (the catalog's): the same changes as data, since the engine's events cannot carry them.
+  const unrecorded = recordAdoption(name ?? productId, productId, productChanges(current, desired), secrets);
+  if (unrecorded !== undefined) ctx.once("warning", unrecorded);
   // The engine may ask twice (a replacement's diff): `once` says it once per command.
   const who = label("Product", productId, name);
   const after = `${archivedNote(current, desired)} ${ownedFromNowOn(desired)} ${destroyOfAdopted(desired, ctx.ledger.takenAgain.get(productId.toLowerCase()))}`;

@@ -11,6 +11,7 @@
  * another stack of the backend manages are named and left out.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readJsonLines } from "../resources/json-lines";
 import { join } from "node:path";
 import { Document, isMap, parseDocument } from "yaml";
 import { ApiError, ServiceApiClient, TokenGate, type ClientOptions, type Product, type Project } from "../client";
@@ -190,17 +191,9 @@ async function listProjects(client: ServiceApiClient, rows: IdRow[]) {
 
 /** The journal's records by id; a line a kill cut short is not a record. */
 function readJournal(path: string): Map<string, Product> {
-  const done = new Map<string, Product>();
-  if (!existsSync(path)) return done;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    try {
-      const read = JSON.parse(line) as Read;
-      if (typeof read.id === "string" && typeof read.record === "object") done.set(read.id, read.record);
-    } catch {
-      // the last line of a killed run
-    }
-  }
-  return done;
+  if (!existsSync(path)) return new Map();
+  const reads = readJsonLines<Read>(readFileSync(path, "utf8"), (read) => typeof read.id === "string" && typeof read.record === "object");
+  return new Map(reads.map((read) => [read.id, read.record]));
 }
 
 /**

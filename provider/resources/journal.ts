@@ -7,7 +7,7 @@
  * sets it per stack); the run's output line (`messages.ts`) is the trace for everyone else, and for a
  * catalog stack whose journal cannot be written.
  */
-import { appendFileSync } from "node:fs";
+import { appendJsonLine, readJsonLines } from "./json-lines";
 
 export const CREATED_JOURNAL_ENV = "SERVICEAPI_CREATED_JOURNAL";
 
@@ -29,30 +29,16 @@ export type JournalOutcome = { written: true } | { written: false; problem?: str
 export function journalCreate(entry: JournalEntry, env: NodeJS.ProcessEnv = process.env): JournalOutcome {
   const file = env[CREATED_JOURNAL_ENV];
   if (file === undefined || file === "") return { written: false };
-  try {
-    // Synchronous: the line is on disk before the create returns to the engine.
-    appendFileSync(file, `${JSON.stringify(entry)}\n`);
-    return { written: true };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return {
-      written: false,
-      problem: `the create journal ${file} cannot be written (${code}); the run's output names each create instead`,
-    };
-  }
+  // Synchronous: the line is on disk before the create returns to the engine.
+  const failed = appendJsonLine(file, entry);
+  if (failed === undefined) return { written: true };
+  return {
+    written: false,
+    problem: `the create journal ${file} cannot be written (${failed}); the run's output names each create instead`,
+  };
 }
 
 /** The entries of a journal file's text; lines that do not parse (a line cut by a kill) are skipped. */
 export function readJournal(text: string): JournalEntry[] {
-  const out: JournalEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const entry = JSON.parse(line) as JournalEntry;
-      if (typeof entry.name === "string" && typeof entry.id === "string") out.push(entry);
-    } catch {
-      // a partial last line
-    }
-  }
-  return out;
+  return readJsonLines<JournalEntry>(text, (entry) => typeof entry.name === "string" && typeof entry.id === "string");
 }

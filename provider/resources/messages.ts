@@ -22,8 +22,8 @@ export function label(type: string, id: string, name: string | undefined): strin
  * Where a create journal is configured (the catalog tool's stacks, `journal.ts`) and the line is
  * written there, the journal is the trace and the line is not printed: the tool prints its own
  * `<stack>: created Product …` line from the engine's events into the run's log, so a second line
- * per create would only be carried through the CLI (a diagnostic event each) for nobody — at 10,000
- * creates a measurable share of the run's CPU (docs/scale.md).
+ * per create would only be carried through the CLI (a diagnostic event each) for nobody — 10,000 of
+ * them in a catalog's first `up` (docs/scale.md).
  */
 export function logCreated(ctx: ProviderContext, type: string, id: string, name: string | undefined): void {
   const journal = journalCreate({ type, name: name ?? "", id, urn: ctx.urn(), at: new Date().toISOString() });

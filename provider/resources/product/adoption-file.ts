@@ -7,7 +7,7 @@
  * A value the program marked secret (or one it cannot tell) is written as `[secret]`, as the engine
  * shows secrets.
  */
-import { appendFileSync } from "node:fs";
+import { appendJsonLine, readJsonLines } from "../json-lines";
 import type { FieldChange } from "./patch";
 
 export const ADOPTIONS_FILE_ENV = "SERVICEAPI_ADOPTIONS_FILE";
@@ -31,26 +31,14 @@ export function recordAdoption(
   if (file === undefined || file === "") return undefined;
   const hidden = (field: string) => secrets === undefined || secrets.has(field);
   const fields = changes.map((c) => (hidden(c.field) ? { field: c.field, from: "[secret]", to: "[secret]" } : { ...c }));
-  try {
-    appendFileSync(file, `${JSON.stringify({ name, id, fields } satisfies AdoptionEntry)}\n`);
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    return `the adoptions file ${file} cannot be written (${code}); the catalog's report shows this adoption without its fields (the warning above has them)`;
-  }
+  const failed = appendJsonLine(file, { name, id, fields } satisfies AdoptionEntry);
+  return failed === undefined
+    ? undefined
+    : `the adoptions file ${file} cannot be written (${failed}); the catalog's report shows this adoption without its fields (the warning above has them)`;
 }
 
 /** The adoptions of a file's text, the last line of each name winning (the engine may preview one twice). */
 export function readAdoptions(text: string): Map<string, AdoptionEntry> {
-  const out = new Map<string, AdoptionEntry>();
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const entry = JSON.parse(line) as AdoptionEntry;
-      if (typeof entry.name === "string" && Array.isArray(entry.fields)) out.set(entry.name, entry);
-    } catch {
-      // a line cut by a kill
-    }
-  }
-  return out;
+  const entries = readJsonLines<AdoptionEntry>(text, (entry) => typeof entry.name === "string" && Array.isArray(entry.fields));
+  return new Map(entries.map((entry) => [entry.name, entry]));
 }

@@ -288,8 +288,8 @@ function cpuParts(run: ToolRun): string {
 function totals(report: RunReport) {
   const sum = (f: (r: RunReport["results"][number]) => number) => report.results.reduce((a, r) => a + f(r), 0);
   return {
-    creates: sum((r) => r.creates.length),
-    changes: sum((r) => r.updates.length + r.replaces.length + r.deletes.length),
+    creates: sum((r) => r.changes.filter((c) => c.op === "create").length),
+    changes: sum((r) => r.changes.filter((c) => c.op !== "create").length),
     requests: sum((r) => r.requests),
     stackSeconds: sum((r) => r.seconds),
     failed: report.results.filter((r) => r.status !== "ok"),

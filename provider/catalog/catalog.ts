@@ -23,6 +23,12 @@ export type CatalogEntry = Omit<ProductInputs, "projectId"> & {
   project?: string;
   /** … or by id. Exactly one of the two. */
   projectId?: string;
+  /**
+   * The key this entry had before a rename (Terraform's `moved` block, for one entry): the stacks
+   * take the state under that key over — the same record, nothing archived or created. Harmless
+   * once the rename is deployed; remove it in a later change.
+   */
+  renamedFrom?: string;
 };
 
 export interface CatalogProduct {
@@ -35,12 +41,23 @@ export interface CatalogProduct {
 export type Catalog = Map<string, CatalogProduct>;
 
 /**
- * A key is the product's logical name in its stack (part of its URN), so it must never change and
- * must be URN-safe: letters, digits, `.`, `_`, `-`, starting with a letter or digit.
+ * A key is the product's logical name in its stack (part of its URN), so it must be URN-safe:
+ * letters of any script (with their combining marks) and digits, `.`, `_`, `-`, starting with a
+ * letter or digit, at most 200 characters — and in Unicode's composed form (NFC), so a key typed
+ * on another system is the same key.
  */
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-/** The entry's fields: `project`, then every input of the Product resource, in its table's order. */
-export const ENTRY_FIELDS: readonly string[] = ["project", ...Object.keys(PRODUCT_FIELDS.inputs)];
+export const KEY = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}._-]{0,199}$/u;
+
+/** Whether `key` can be a catalog key. */
+export function isKey(key: string): boolean {
+  return KEY.test(key) && key === key.normalize("NFC");
+}
+
+/** The rule, in the words every refusal of a key uses. */
+export const KEY_RULE = "keys must be 1 to 200 letters (of any script), digits, '.', '_' or '-', starting with a letter or digit";
+
+/** The entry's fields: `project`, then every input of the Product resource, in its table's order, then the rename link. */
+export const ENTRY_FIELDS: readonly string[] = ["project", ...Object.keys(PRODUCT_FIELDS.inputs), "renamedFrom"];
 const FIELDS = new Set(ENTRY_FIELDS);
 const EXTENSIONS = /\.(ya?ml|json)$/i;
 /** A placeholder id for the checks when the entry names its project by name (the lookup gives the id at run time). */
@@ -145,9 +162,9 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
     }
     for (const [key, raw] of Object.entries(doc as Record<string, unknown>)) {
       // A key that cannot be one is quoted (JSON, shortened): it is a name, not a value, and the user must find it.
-      const where = `${file}: ${KEY.test(key) ? key : `the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}`}`;
-      if (!KEY.test(key)) {
-        problems.push(`${where}: keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+      const where = `${file}: ${isKey(key) ? key : `the key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}`}`;
+      if (!isKey(key)) {
+        problems.push(`${where}: ${KEY_RULE}${KEY.test(key) ? " (and written in Unicode's composed form, NFC)" : ""}`);
         continue;
       }
       const other = catalog.get(key);
@@ -163,9 +180,26 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
           entryProblems.push(`adoptId names the same product as ${other}'s adoptId: one product, one entry (remove one of the two)`);
         else adopted.set(adoptId.toLowerCase(), key);
       }
+      const renamedFrom = (raw as CatalogEntry | null)?.renamedFrom;
+      if (renamedFrom === key) entryProblems.push("renamedFrom names the entry's own key: give the key it had before the rename");
       problems.push(...entryProblems.map((problem) => `${where}: ${problem}`));
       if (entryProblems.length === 0) catalog.set(key, { key, file, entry: raw as CatalogEntry });
     }
+  }
+  // A rename link to a key the catalog still has would give one state to two entries.
+  const linked = new Map<string, string>();
+  for (const product of catalog.values()) {
+    const from = product.entry.renamedFrom;
+    if (from === undefined) continue;
+    const where = `${product.file}: ${product.key}`;
+    const still = catalog.get(from);
+    if (still !== undefined)
+      problems.push(
+        `${where}: renamedFrom names ${from}, which the catalog still has (in ${still.file}): remove ${from}'s entry, or the link`,
+      );
+    else if (linked.has(from))
+      problems.push(`${where}: renamedFrom names ${from}, as ${linked.get(from)}'s does: one old key, one new key`);
+    linked.set(from, product.key);
   }
   return { catalog, problems };
 }
@@ -186,7 +220,9 @@ function checkEntry(raw: unknown): string[] {
   const hasId = entry.projectId !== undefined;
   if (hasName === hasId) problems.push("give the project by name (project) or by id (projectId), exactly one of the two");
   if (hasName && (typeof entry.project !== "string" || entry.project === "")) problems.push("project must be a project's name");
-  const { project: _project, ...inputs } = entry;
+  if (entry.renamedFrom !== undefined && (typeof entry.renamedFrom !== "string" || !isKey(entry.renamedFrom)))
+    problems.push(`renamedFrom must be the key the entry had before (${KEY_RULE})`);
+  const { project: _project, renamedFrom: _renamedFrom, ...inputs } = entry;
   // The Product resource's own checks (each names the field and the limit, never the value).
   for (const failure of productInputFailures({ ...inputs, projectId: hasId ? entry.projectId : SOME_ID })) {
     if (failure.field !== undefined && !FIELDS.has(failure.field)) continue; // already reported above, in catalog words

@@ -1,9 +1,10 @@
 /**
  * `import IDS_FILE`: products that already exist on the service, brought into the catalog as data.
  * Each id is read once (an empty PATCH, the same read the provider makes), under the client's rate
- * limit pacing, and its live values are written into catalog files — one file per project, entries
- * sorted by key, each with `adoptId` — so the next `preview` shows adoptions and no change, and `up`
- * takes them over with no write.
+ * limit pacing, and its live values are written into catalog files — one file per project, each
+ * with `adoptId`; a file that exists keeps its entries where they are and gets the new ones after
+ * them, so the pull request's diff is the new lines — and the next `preview` shows adoptions and no
+ * change, and `up` takes them over with no write.
  *
  * Resumable: each record is appended to a journal in the work folder as it arrives, and a re-run
  * reads only the ids the journal lacks; the journal is removed once the files are written. Ids the
@@ -16,9 +17,11 @@ import { join } from "node:path";
 import { Document, isMap, parseDocument } from "yaml";
 import { ApiError, ServiceApiClient, TokenGate, type ClientOptions, type Product, type Project } from "../client";
 import { PRODUCT_FIELD_NAMES } from "../contract/schemas";
+import { isKey, KEY_RULE } from "./catalog";
 import type { Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import type { IdRow } from "./ids-file";
+import { documentText, keyNode, valueNode } from "./yaml-text";
 
 export type KeyFrom = "slug" | "title" | "column";
 
@@ -47,8 +50,6 @@ interface Read {
   id: string;
   record: Product;
 }
-
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 export function importJournal(workDir: string): string {
   return join(workDir, "import.jsonl");
@@ -179,7 +180,7 @@ async function listProjects(client: ServiceApiClient, rows: IdRow[]) {
     fileOf(p: Project): string {
       let file = files.get(p.id);
       if (file === undefined) {
-        const base = p.name !== null && byName.get(p.name)?.length === 1 ? slug(p.name) : undefined;
+        const base = p.name !== null && byName.get(p.name)?.length === 1 ? fileSlug(p.name) || undefined : undefined;
         file = `${base ?? `project-${p.id.slice(0, 8)}`}.yaml`;
         if ([...files.values()].includes(file)) file = `${base}-${p.id.slice(0, 8)}.yaml`;
         files.set(p.id, file);
@@ -210,11 +211,9 @@ function chooseKeys(
   const base = new Map<string, string>();
   for (const { row, record } of records) {
     const source = keyFrom === "column" ? row.key : keyFrom === "title" ? record.title : (record.slug ?? record.title);
-    const key = keyFrom === "column" ? (source !== undefined && KEY.test(source) ? source : undefined) : slug(source ?? "");
+    const key = keyFrom === "column" ? (source !== undefined && isKey(source) ? source : undefined) : keySlug(source ?? "");
     if (key === undefined) {
-      leftOut.push(
-        `${row.id} (${row.at}): ${source === undefined ? "no key in the key column" : "its key is not letters, digits, '.', '_' or '-' (starting with a letter or digit)"}`,
-      );
+      leftOut.push(`${row.id} (${row.at}): ${source === undefined ? "no key in the key column" : `its key cannot be one (${KEY_RULE})`}`);
       continue;
     }
     base.set(row.id, key === "" ? `product-${row.id.slice(0, 8)}` : key);
@@ -232,25 +231,40 @@ function chooseKeys(
   return keys;
 }
 
-/** Letters and digits, lower case, accents dropped, other runs made `-`: `Pro Plan (EU)` → `pro-plan-eu`. */
-function slug(text: string): string {
+/** A key from a slug or title: letters of any script and digits, lower case, other runs made `-`: `Δelta Straße (EU)` → `δelta-straße-eu`. */
+function keySlug(text: string): string {
+  return [
+    ...text
+      .normalize("NFC")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}._]+/gu, "-")
+      .replace(/^[^\p{L}\p{N}]+|[-.]+$/gu, ""),
+  ]
+    .slice(0, 180)
+    .join("");
+}
+
+/** A file name from a project's name: a group name is ASCII letters and digits (`layout.ts`), accents dropped: `Café Web` → `cafe-web`. */
+function fileSlug(text: string): string {
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9._]+/g, "-")
     .replace(/^[^a-z0-9]+|[-.]+$/g, "")
-    .slice(0, 180);
+    .slice(0, 36);
 }
 
-/** Adds the entries to a YAML catalog file (created if missing), every entry sorted by key; values as strings exactly as read. */
+/**
+ * Adds the entries to a YAML catalog file: a new file with its entries sorted by key; an existing
+ * one keeps its entries, comments and order as they are and gets the new ones after them (sorted
+ * among themselves), so a review sees only the lines added. Values as strings exactly as read.
+ */
 function writeEntries(path: string, entries: { key: string; entry: Record<string, unknown> }[]): void {
   const doc = existsSync(path) ? parseDocument(readFileSync(path, "utf8")) : new Document({});
+  if (doc.contents === null) doc.contents = doc.createNode({}) as never;
   if (!isMap(doc.contents)) throw new CatalogError(`import: ${path} is not a map of keys to entries; nothing written to it`);
-  for (const { key, entry } of entries) doc.set(key, entry);
-  doc.contents.items.sort((a, b) =>
-    String((a.key as { value?: unknown })?.value ?? a.key) < String((b.key as { value?: unknown })?.value ?? b.key) ? -1 : 1,
-  );
-  // No folding of long lines: a value is written on one line, as it is.
-  writeFileSync(path, doc.toString({ lineWidth: 0 }));
+  for (const { key, entry } of [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
+    doc.contents.set(keyNode(doc, key), valueNode(doc, entry));
+  writeFileSync(path, documentText(doc));
 }

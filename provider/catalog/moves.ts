@@ -38,14 +38,14 @@ export async function makeMoves(workspaces: Workspaces, plan: Plan, log: (line: 
   return lines;
 }
 
-/** Removes a stack the layout no longer has, once its state holds no product; returns the line to report, or undefined when it still holds some. */
-export async function retire(workspaces: Workspaces, name: string): Promise<string | undefined> {
+/** Removes a stack the layout no longer has, once its state holds no product; whether it did (false: it still holds some). */
+export async function retire(workspaces: Workspaces, name: string): Promise<boolean> {
   const stack = await workspaces.stack(name);
   const state = await stack.exportStack();
   const resources = (state.deployment as { resources?: { type: string }[] }).resources ?? [];
   const left = resources.filter((r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:")).length;
-  if (left > 0) return undefined;
+  if (left > 0) return false;
   // --force: the emptied stack still has its root `Stack` resource, which `stack rm` counts.
   await stack.workspace.removeStack(name, { force: true });
-  return `removed ${name}: its products moved, and the layout no longer has it`;
+  return true;
 }

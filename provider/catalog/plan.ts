@@ -17,6 +17,7 @@
  *   answer was lost, a product that a stack outside the catalog also records.
  */
 import type { CatalogProduct } from "./catalog";
+import type { Manager, Reason } from "./changes";
 import type { Discovery, StackFacts } from "./discover";
 import { CatalogError } from "./errors";
 import { byGroup, CatalogLayout, groupOf, stackName, type StackId } from "./layout";
@@ -52,11 +53,18 @@ export interface StackRun {
   /** How many products the stack holds (its state's, or the catalog's for a new stack). */
   size: number;
   /** Why it must not run (up, destroy, refresh): a lock, pending operations. A preview runs it and names them. */
-  blocked: string[];
+  blocked: Reason[];
   /** What a reviewer must see on this stack. */
-  notes: string[];
+  notes: Reason[];
   /** URNs an `up` leaves alone: creates whose answer was lost, until the catalog adopts or re-creates them. */
   exclude: string[];
+  /**
+   * Keys its program leaves out: an adoption that blocks the stack (`adopts-managed`). An up does
+   * not run the stack; a preview runs the rest of it, as the up after the block is lifted would.
+   */
+  withheld: string[];
+  /** Renamed keys among its products: the new key → the key its state holds (the program declares an alias). */
+  renames: Map<string, string>;
 }
 
 export interface Split {
@@ -79,8 +87,10 @@ export interface Plan {
   retired: string[];
   /** The stacks this command runs, by name. */
   runs: StackRun[];
-  /** Lines about the whole catalog a reviewer must see (keys in two stacks, adoptions of managed products). */
-  notes: string[];
+  /** What a reviewer must see about the whole catalog (keys in two stacks, moves that wait). */
+  notes: Reason[];
+  /** Renamed keys: the new key → the key the states hold it under (`adoptId` kept, or `renamedFrom`). */
+  renames: Map<string, string>;
 }
 
 export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
@@ -88,7 +98,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   const prefix = options.stackPrefix;
   const { layout: current, interrupted } = currentLayout(prefix, stacks);
   const target = targetLayout(prefix, current, [...catalog.values()], options.stackSize);
-  const notes: string[] = [];
+  const notes: Reason[] = [];
 
   // Where each product's state is (and where a killed run left it pending).
   const where = new Map<string, string>();
@@ -96,32 +106,35 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     for (const key of [...facts.products.keys(), ...facts.pending.map((p) => p.key)]) {
       const other = where.get(key);
       if (other !== undefined && other !== facts.name) {
-        notes.push(
-          `${key} is in the state of both ${other} and ${facts.name}: the later one is ignored until one of them no longer holds it`,
-        );
+        notes.push({ code: "in-two-stacks", key, kept: other, ignored: facts.name });
         continue;
       }
       where.set(key, facts.name);
     }
   }
   refuseForeignStacks(prefix, discovery, where);
+  const renames = findRenames(discovery, where);
+  /** The key a catalog product's state is held under: its own, or the one it is renamed from. */
+  const stateKey = (key: string) => renames.get(key) ?? key;
   const blockedBy = new Map([...stacks.values()].map((s) => [s.name, blockers(s)]));
   const isBlocked = (name: string) => (blockedBy.get(name)?.length ?? 0) > 0;
 
   // Moves: a product in a state elsewhere than its target (never out of or into a blocked stack, never a pending one).
+  // A renamed product moves under the key its state holds; its new key is declared, with an alias, in the stack it moves to.
   const moves: Move[] = [];
   const targetOf = new Map<string, string>();
   for (const product of catalog.values()) {
     const to = stackName(prefix, target.stackOf(product)!);
     targetOf.set(product.key, to);
-    const from = where.get(product.key);
+    const held = stateKey(product.key);
+    const from = where.get(held);
     if (from === undefined || from === to) continue;
-    if (stacks.get(from)!.pending.some((p) => p.key === product.key)) continue;
+    if (stacks.get(from)!.pending.some((p) => p.key === held)) continue;
     if (isBlocked(from) || isBlocked(to)) {
-      notes.push(`${product.key} is due to move from ${from} to ${to}, which waits until ${isBlocked(from) ? from : to} is recovered`);
+      notes.push({ code: "move-waits", key: product.key, from, to, waitsFor: isBlocked(from) ? from : to });
       continue;
     }
-    moves.push({ key: product.key, from, to });
+    moves.push({ key: held, from, to });
   }
   const targetNames = new Set(target.names());
   const legacy = [...stacks.values()].filter((s) => s.id.group === undefined && s.products.size > 0).map((s) => s.name);
@@ -130,7 +143,6 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   const retired = [...stacks.keys()].filter((name) => !targetNames.has(name)).sort();
 
   // The stacks this command runs.
-  const deploy = options.command === "up" || options.command === "split" || options.command === "destroy";
   const runs: StackRun[] = [];
   const run = (name: string, id: StackId, products: CatalogProduct[]): StackRun => {
     const facts = stacks.get(name);
@@ -141,9 +153,11 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       products,
       // What the stack declares; a stack that declares nothing (emptied, or destroyed) by what its state holds.
       size: products.length > 0 || facts === undefined ? products.length : facts.products.size,
-      blocked: blockedBy.get(name) ?? [],
+      blocked: [...(blockedBy.get(name) ?? [])],
       notes: [],
       exclude: [],
+      withheld: [],
+      renames: new Map(products.filter((p) => renames.has(p.key)).map((p) => [p.key, renames.get(p.key)!])),
     };
     runs.push(entry);
     return entry;
@@ -162,7 +176,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     // Drift, refresh and destroy concern what is deployed, and nothing else.
     const deployedOnly = options.command === "drift" || options.command === "refresh" || options.command === "destroy";
     for (const product of catalog.values()) {
-      const at = where.get(product.key) ?? (deployedOnly ? undefined : coveringStack(stacks, product));
+      const at = where.get(stateKey(product.key)) ?? (deployedOnly ? undefined : coveringStack(stacks, product));
       if (at !== undefined) {
         placed.get(at)!.push(product);
         continue;
@@ -178,51 +192,41 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     for (const [name, { id, products }] of [...fresh].sort(([a], [b]) => (a < b ? -1 : 1))) run(name, id, products);
   }
 
-  // What each stack's reviewers must see.
-  // A preview names the moves due, one line per stack they go to (a relayout moves hundreds).
-  const movesByPair = new Map<string, Move[]>();
-  for (const move of deploy ? [] : moves) {
-    const pair = `${move.from}\n${move.to}`;
-    movesByPair.set(pair, [...(movesByPair.get(pair) ?? []), move]);
-  }
-  for (const pair of movesByPair.values()) {
-    const keys = pair.map((m) => m.key).sort();
-    runs
-      .find((r) => r.name === pair[0]!.from)
-      ?.notes.push(
-        `${list(keys)} ${keys.length === 1 ? "moves" : `(${keys.length}) move`} to ${pair[0]!.to} (their file's stack) at the next split or up: ` +
-          "pulumi state move, no request to the service",
-      );
-  }
   for (const entry of runs) {
     const facts = stacks.get(entry.name);
-    const declared = new Map(entry.products.map((p) => [p.key, p]));
+    // Each product the stack declares, by the key its state holds it under.
+    const declared = new Map(entry.products.map((p) => [stateKey(p.key), p]));
     for (const deployed of facts?.products.values() ?? []) {
       if (deployed.unconfirmed) {
         const product = declared.get(deployed.key);
         if (product?.entry.adoptId !== undefined) continue; // adopted by this run: a replacement of the placeholder
         entry.exclude.push(deployed.urn);
-        entry.notes.push(inFlight(deployed.key, product, deployed.inputs));
+        entry.notes.push(lostCreate(entry.name, deployed.key, product, deployed.inputs));
       }
       const others = discovery.elsewhere.get(deployed.id.toLowerCase());
-      if (others !== undefined) entry.notes.push(alsoRecorded(deployed.key, others));
+      if (others !== undefined) entry.notes.push({ code: "managed-elsewhere", key: deployed.key, managers: others });
     }
     for (const product of entry.products) {
       const adoptId = product.entry.adoptId?.toLowerCase();
-      if (adoptId === undefined || facts?.products.has(product.key)) continue;
-      const managers = [
+      if (adoptId === undefined || facts?.products.has(stateKey(product.key))) continue;
+      const managers: Manager[] = [
         ...(discovery.elsewhere.get(adoptId) ?? []),
         ...[...stacks.values()].flatMap((s) =>
           [...s.products.values()]
-            .filter((d) => d.id.toLowerCase() === adoptId && d.key !== product.key)
+            .filter((d) => d.id.toLowerCase() === adoptId && d.key !== stateKey(product.key))
             .map((d) => ({ stack: s.name, name: d.key })),
         ),
       ];
       if (managers.length === 0) continue;
-      const line = adoptsManaged(product, managers, options.adoptManaged);
-      if (options.adoptManaged || !deploy) entry.notes.push(line);
-      else entry.blocked.push(line);
+      // The same words and the same exit code in a preview and in the up it previews (preview ≡ up).
+      const reason: Reason = { code: "adopts-managed", key: product.key, managers, allowed: options.adoptManaged };
+      if (options.adoptManaged) entry.notes.push(reason);
+      else {
+        entry.blocked.push(reason);
+        entry.withheld.push(product.key);
+      }
     }
+    entry.notes.push(...renameCandidates(entry, facts, catalog, renames));
   }
 
   return {
@@ -232,9 +236,71 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     splits: [...interrupted, ...splitsDue(prefix, current, target)].sort((a, b) => (a.from < b.from ? -1 : 1)),
     legacy,
     retired,
-    runs: select(runs, options, discovery, where, targetOf, moves),
+    runs: select(runs, options, discovery, where, targetOf, moves, renames),
     notes,
+    renames,
   };
+}
+
+/**
+ * Keys renamed with their record kept: a new key whose state is still under an old key that the
+ * catalog no longer has — linked by `renamedFrom: OLD`, or by the same `adoptId` as the record the
+ * old key's state holds. The new key takes the old one's state (an alias in its stack's program:
+ * no request, nothing archived or created); without a link, the two are an archive and a create,
+ * and `renameCandidates` points the link out.
+ */
+function findRenames(discovery: Discovery, where: Map<string, string>): Map<string, string> {
+  const { catalog, stacks } = discovery;
+  const renames = new Map<string, string>();
+  const byId = new Map<string, string[]>();
+  for (const facts of stacks.values())
+    for (const d of facts.products.values())
+      if (!d.unconfirmed) byId.set(d.id.toLowerCase(), [...(byId.get(d.id.toLowerCase()) ?? []), d.key]);
+  const taken = new Set<string>();
+  for (const product of [...catalog.values()].sort((a, b) => (a.key < b.key ? -1 : 1))) {
+    if (where.has(product.key)) continue; // already in a state under its own key
+    const link = product.entry.renamedFrom;
+    const candidates =
+      link !== undefined ? [link] : product.entry.adoptId !== undefined ? (byId.get(product.entry.adoptId.toLowerCase()) ?? []) : [];
+    const from = candidates.filter((key) => !catalog.has(key) && where.has(key) && !taken.has(key));
+    if (from.length !== 1) continue;
+    renames.set(product.key, from[0]!);
+    taken.add(from[0]!);
+  }
+  return renames;
+}
+
+/**
+ * A key the catalog no longer has, in this stack, and a new key with the same fields and no link:
+ * the stack will archive the one and create the other, which is seldom what a rename means.
+ */
+function renameCandidates(
+  entry: StackRun,
+  facts: StackFacts | undefined,
+  catalog: Map<string, CatalogProduct>,
+  renames: Map<string, string>,
+): Reason[] {
+  if (facts === undefined) return [];
+  const linked = new Set(renames.values());
+  const removed = [...facts.products.values()].filter((d) => !catalog.has(d.key) && !linked.has(d.key) && !d.unconfirmed);
+  const reasons: Reason[] = [];
+  for (const product of entry.products) {
+    if (facts.products.has(product.key) || renames.has(product.key) || product.entry.adoptId !== undefined) continue;
+    const twin = removed.find((d) => sameFields(product, d.inputs));
+    if (twin !== undefined) reasons.push({ code: "rename-candidate", key: product.key, from: twin.key });
+  }
+  return reasons;
+}
+
+/** The entry's product fields (not its project: a name here, an id in the state) equal the inputs a state holds. */
+function sameFields(product: CatalogProduct, inputs: Record<string, unknown>): boolean {
+  const { project: _project, projectId: _projectId, renamedFrom: _link, onDelete: _onDelete, adoptId: _adoptId, ...fields } = product.entry;
+  const held = Object.fromEntries(
+    Object.entries(inputs).filter(([k, v]) => !k.startsWith("__") && v !== null && !["projectId", "onDelete", "adoptId"].includes(k)),
+  );
+  const declared = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
+  const keys = new Set([...Object.keys(held), ...Object.keys(declared)]);
+  return keys.size > 0 && [...keys].every((k) => JSON.stringify(held[k]) === JSON.stringify(declared[k]));
 }
 
 /** The stacks a run concerns: all, `--stack`, or those whose products changed since `--base`. */
@@ -245,6 +311,7 @@ function select(
   where: Map<string, string>,
   targetOf: Map<string, string>,
   moves: Move[],
+  renames: Map<string, string>,
 ): StackRun[] {
   if (options.stacks.length > 0) {
     const byName = new Map(runs.map((r) => [r.name, r]));
@@ -264,7 +331,9 @@ function select(
   const deploy = options.command === "up";
   const touched = new Set<string>();
   for (const key of [...change.added, ...change.changed]) {
-    const name = deploy ? targetOf.get(key) : (where.get(key) ?? runs.find((r) => r.products.some((p) => p.key === key))?.name);
+    const name = deploy
+      ? targetOf.get(key)
+      : (where.get(renames.get(key) ?? key) ?? runs.find((r) => r.products.some((p) => p.key === key))?.name);
     if (name !== undefined) touched.add(name);
   }
   for (const key of change.removed) {
@@ -376,67 +445,39 @@ function splitsDue(prefix: string, current: CatalogLayout, target: CatalogLayout
 }
 
 /** Why an `up` must not run on a stack. */
-function blockers(facts: StackFacts): string[] {
-  const out: string[] = [];
-  if (facts.damaged !== undefined) {
-    out.push(
-      `its state cannot be loaded (${facts.damaged}): a run was killed while writing it. ` +
-        `\`serviceapi-catalog recover --stack ${facts.name}\` repairs it`,
-    );
-  }
-  for (const lock of facts.locks) {
-    out.push(
-      `LOCKED by ${lock.username}@${lock.hostname} (pid ${lock.pid}) since ${lock.timestamp}: a run on it was killed, or is still running. ` +
-        `When no run is left (a killed or cancelled job), \`serviceapi-catalog recover --stack ${facts.name}\` clears it`,
-    );
-  }
+function blockers(facts: StackFacts): Reason[] {
+  const out: Reason[] = [];
+  const stack = facts.name;
+  if (facts.damaged !== undefined) out.push({ code: "state-unloadable", stack, detail: facts.damaged });
+  for (const lock of facts.locks)
+    out.push({ code: "locked", stack, by: { username: lock.username, hostname: lock.hostname, pid: lock.pid, since: lock.timestamp } });
   const creates = facts.pending
     .filter((p) => p.op === "creating")
     .map((p) => p.key)
     .sort();
-  const others = facts.pending.filter((p) => p.op !== "creating");
-  if (creates.length > 0) {
-    out.push(
-      `${creates.length} create(s) left pending by a killed run (${list(creates)}): an up now would create them again. ` +
-        `\`serviceapi-catalog recover --stack ${facts.name}\` takes in those whose answer the run recorded and names the others`,
-    );
-  }
-  if (others.length > 0) {
-    out.push(
-      `${others.length} other operation(s) left pending by a killed run (${list(others.map((p) => `${p.key}: ${p.op}`))}): ` +
-        `\`serviceapi-catalog recover --stack ${facts.name}\` clears them`,
-    );
-  }
+  const others = facts.pending.filter((p) => p.op !== "creating").map((p) => ({ key: p.key, op: p.op }));
+  if (creates.length > 0) out.push({ code: "pending-creates", stack, keys: creates });
+  if (others.length > 0) out.push({ code: "pending-operations", stack, operations: others });
   return out;
 }
 
-function inFlight(key: string, product: CatalogProduct | undefined, inputs: Record<string, unknown>): string {
+/** A create whose answer was lost, with what a person searches for in the service's UI. */
+export function lostCreate(
+  stack: string,
+  key: string,
+  product: CatalogProduct | undefined,
+  inputs: Record<string, unknown>,
+): Extract<Reason, { code: "lost-create" }> {
   const title = typeof inputs.title === "string" ? inputs.title : product?.entry.title;
   const slug = typeof inputs.slug === "string" ? inputs.slug : (product?.entry.slug ?? undefined);
-  const file = product === undefined ? "its entry" : `${key} in ${product.file}`;
-  return (
-    `${key}: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, ` +
-    `but one that did is usually processed, so look for it (title ${JSON.stringify(title)}${slug ? `, slug ${JSON.stringify(slug)}` : ""}); it is not created again by itself. ` +
-    `Find it in the service's UI (or its id in the killed run's log: \`recover --created-log FILE\`) and add \`adoptId: <its id>\` to ${file}; ` +
-    `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${key}\``
-  );
-}
-
-function alsoRecorded(key: string, others: { stack: string; name: string }[]): string {
-  return (
-    `${key}: also recorded by ${others.map((o) => `stack ${o.stack} (as ${o.name})`).join(", ")}: two stacks manage one product and undo ` +
-    `each other's changes. Keep it in one: the other sets onDelete: retain, runs up, then removes it`
-  );
-}
-
-function adoptsManaged(product: CatalogProduct, managers: { stack: string; name: string }[], allowed: boolean): string {
-  return (
-    `${product.key}: adoptId names a product that ${managers.map((m) => `stack ${m.stack} (as ${m.name})`).join(", ")} already manages; ` +
-    (allowed
-      ? "allowed by serviceapi:adoptManaged=allow — the two stacks will undo each other's changes until one lets it go"
-      : "an up refuses it (the two would undo each other's changes). Let the other stack give it up first (onDelete: retain, up, remove it), " +
-        "or pass --config serviceapi:adoptManaged=allow for a hand-over")
-  );
+  return {
+    code: "lost-create",
+    key,
+    stack,
+    ...(title !== undefined && { title }),
+    ...(slug !== undefined && slug !== null && { slug }),
+    ...(product !== undefined && { file: product.file }),
+  };
 }
 
 function list(items: string[]): string {

@@ -15,7 +15,9 @@ const FILE = "products.json";
 /** A product as its stack's program declares it: the project already resolved to its id by the tool (one listing per run). */
 export interface ProgramProduct {
   key: string;
-  entry: Omit<CatalogEntry, "project"> & { projectId: string };
+  entry: Omit<CatalogEntry, "project" | "renamedFrom"> & { projectId: string };
+  /** The keys its state was held under before a rename: declared as aliases, so the engine moves the state (no request). */
+  aliases?: string[];
 }
 
 export interface ProgramInput {

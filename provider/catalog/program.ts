@@ -24,5 +24,6 @@ export = function catalogStack(): void {
       `this program is run by serviceapi-catalog, which sets ${PRODUCTS_ENV}: run \`serviceapi-catalog preview\`, not \`pulumi\` here`,
     );
   }
-  for (const { key, entry } of input.products) new LightProduct(key, entry as ProductArgs);
+  for (const { key, entry, aliases } of input.products)
+    new LightProduct(key, entry as ProductArgs, aliases === undefined ? undefined : { aliases: aliases.map((name) => ({ name })) });
 };

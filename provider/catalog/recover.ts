@@ -26,9 +26,12 @@ import { openStateBackend, type OpenOptions, type StateResource } from "../backe
 import { readJournal } from "../resources/journal";
 import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
+import type { LockHolder, Reason } from "./changes";
 import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
 import { CatalogError } from "./errors";
+import { lostCreate } from "./plan";
+import { describeRecovery } from "./report";
 import type { Output } from "./run";
 import type { Workspaces } from "./workspace";
 
@@ -44,10 +47,23 @@ export interface RecoverOptions {
   logs: string[];
 }
 
+/** What recover did (or could not do) on a stack, typed: `report.ts` words it (`describeRecovery`). */
+export type Recovery =
+  | { code: "repaired"; file: string }
+  | { code: "unlocked"; by: LockHolder; forced: boolean }
+  | { code: "locked-running"; pid: number }
+  | { code: "locked-elsewhere"; by: LockHolder; stack: string }
+  | { code: "taken-in"; key: string; id: string; was: "pending" | "lost" }
+  /** A create whose answer was lost: taken in as its placeholder now, or still one (the same reason plan and preview name). */
+  | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
+  | { code: "create-anew"; key: string }
+  | { code: "cleared"; operations: string[] }
+  | { code: "nothing" };
+
 /** What recover did to one stack, for the report and the exit code. */
 export interface Recovered {
   stack: string;
-  lines: string[];
+  lines: Recovery[];
   /** Something could not be recovered here (a lock another machine holds). */
   refused: boolean;
 }
@@ -67,37 +83,27 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
   for (const name of named)
     if (!discovery.stacks.has(name)) throw new CatalogError(`--stack ${name}: no such stack of the catalog in this backend`);
   const chosen = [...discovery.stacks.values()]
-    .filter((s) => (named.size === 0 ? needsRecovery(s, anew, known) : named.has(s.name)))
+    .filter((s) => (named.size === 0 ? needsRecovery(s) : named.has(s.name)))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   const out: Recovered[] = [];
   for (const facts of chosen) {
     const result: Recovered = { stack: facts.name, lines: [], refused: false };
     out.push(result);
     // 0. A file beside the state that stops the CLI from loading it (a `file://` backend's empty `.attrs`): first, or `pulumi cancel` fails too.
-    if (facts.damaged !== undefined) {
-      for (const key of await repair(facts, options))
-        result.lines.push(`repaired: removed ${key}, an empty attributes file the kill left, which stopped Pulumi from loading the state`);
-    }
+    if (facts.damaged !== undefined) for (const file of await repair(facts, options)) result.lines.push({ code: "repaired", file });
     // 1. The lock.
     for (const lock of facts.locks) {
       const here = lock.hostname === hostname();
       const gone = here && !alive(lock.pid);
+      const by: LockHolder = { username: lock.username, hostname: lock.hostname, pid: lock.pid, since: lock.timestamp };
       if (here && !gone) {
-        result.lines.push(
-          `locked by pid ${lock.pid}, a process still running on this machine: left as it is (let it end, or stop it first)`,
-        );
+        result.lines.push({ code: "locked-running", pid: lock.pid });
         result.refused = true;
       } else if (gone || options.forceUnlock) {
         await workspaces.run(facts.name, ["cancel", "--stack", facts.name, "--yes"]);
-        result.lines.push(
-          `unlocked: the lock of ${lock.username}@${lock.hostname} (pid ${lock.pid}) since ${lock.timestamp} ` +
-            (gone ? "(that process is gone)" : "(--force-unlock)"),
-        );
+        result.lines.push({ code: "unlocked", by, forced: !gone });
       } else {
-        result.lines.push(
-          `locked by ${lock.username}@${lock.hostname} (pid ${lock.pid}) since ${lock.timestamp}, another machine this tool cannot check: ` +
-            `if that run is gone (a cancelled, killed or lost job), run \`serviceapi-catalog recover --force-unlock --stack ${facts.name}\``,
-        );
+        result.lines.push({ code: "locked-elsewhere", by, stack: facts.name });
         result.refused = true;
       }
     }
@@ -106,21 +112,28 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
     const ids = known.get(facts.name) ?? new Map<string, string>();
     const lostWithId = [...facts.products.values()].filter((d) => d.unconfirmed && ids.has(d.key));
-    if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids)));
+    if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids, discovery)));
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
     for (const key of anew) {
       const deployed = facts.products.get(key);
       if (deployed?.unconfirmed !== true) continue;
       await workspaces.run(facts.name, ["state", "delete", "--stack", facts.name, "--yes", deployed.urn]);
-      result.lines.push(
-        `+ ${key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`,
-      );
+      result.lines.push({ code: "create-anew", key });
     }
-    if (result.lines.length === 0) result.lines.push("nothing to recover");
+    // 4. Lost creates no id turned up for: still named, as plan and preview name them, until someone adopts or re-creates them.
+    for (const deployed of facts.products.values()) {
+      if (!deployed.unconfirmed || ids.has(deployed.key) || anew.has(deployed.key)) continue;
+      result.lines.push({
+        code: "lost",
+        reason: lostCreate(facts.name, deployed.key, discovery.catalog.get(deployed.key), deployed.inputs),
+        now: false,
+      });
+    }
+    if (result.lines.length === 0) result.lines.push({ code: "nothing" });
   }
   for (const r of out) {
     io.out(`${r.stack}:${r.refused ? " NOT RECOVERED" : ""}`);
-    for (const line of r.lines) io.out(`  ${line}`);
+    for (const line of r.lines) io.out(`  ${describeRecovery(line)}`);
   }
   if (out.length === 0)
     io.out("no stack of the catalog is locked or has pending operations or lost creates to take in: nothing to recover");
@@ -136,8 +149,8 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
  * created), or the placeholder of a lost create — and drops the other pending operations (their
  * resources are in the state already).
  */
-async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string, string>): Promise<string[]> {
-  const lines: string[] = [];
+async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string, string>, discovery: Discovery): Promise<Recovery[]> {
+  const lines: Recovery[] = [];
   const stack = await workspaces.stack(facts.name);
   const exported = await stack.exportStack();
   const deployment = exported.deployment as {
@@ -155,7 +168,7 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
     const { [UNCONFIRMED]: _marker, ...outputs } = resource.outputs;
     Object.assign(resource, { id, outputs: { ...resource.inputs, ...outputs } });
     read.push(resource.urn);
-    lines.push(`= ${keyOf(resource.urn)} (adopted ${id}: a lost create whose id the run recorded; read, nothing created)`);
+    lines.push({ code: "taken-in", key: keyOf(resource.urn), id, was: "lost" });
   }
   for (const op of deployment.pending_operations ?? []) {
     const key = keyOf(op.resource.urn);
@@ -168,26 +181,17 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
     if (id !== undefined) {
       resources.push({ ...op.resource, id, outputs: { ...inputs } });
       read.push(op.resource.urn);
-      lines.push(`= ${key} (adopted ${id}: its create returned before the kill, and the run recorded its id; read, nothing created)`);
+      lines.push({ code: "taken-in", key, id, was: "pending" });
       continue;
     }
     resources.push({ ...op.resource, id: placeholderId(), outputs: { ...inputs, ...unconfirmed("products.create", new Date(), true) } });
-    const title = typeof inputs.title === "string" ? inputs.title : "";
-    const slug = typeof inputs.slug === "string" ? `, slug ${JSON.stringify(inputs.slug)}` : "";
-    lines.push(
-      `? ${key}: in flight, find and adopt — the killed run was creating it, and no id for it was recorded here (not in the state, the journal or a log given). ` +
-        `Its create may not have reached the service, but one that did is usually processed, so look for it (title ${JSON.stringify(title)}${slug}) in the service's UI, ` +
-        `or in the killed run's log (\`${facts.name}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
-        `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. ` +
-        `Until then no up creates it`,
-    );
+    lines.push({ code: "lost", reason: lostCreate(facts.name, key, discovery.catalog.get(key), inputs), now: true });
   }
   deployment.resources = resources;
   deployment.pending_operations = [];
   await stack.importStack(exported);
   if (read.length > 0) await stack.refresh({ target: read });
-  if (others.length > 0)
-    lines.push(`cleared ${others.length} other pending operation(s) (${others.join(", ")}): their resources are in the state`);
+  if (others.length > 0) lines.push({ code: "cleared", operations: others });
   return lines;
 }
 
@@ -203,13 +207,13 @@ async function repair(facts: StackFacts, options: RecoverOptions): Promise<strin
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function needsRecovery(facts: StackFacts, anew: Set<string>, known: KnownIds): boolean {
-  const ids = known.get(facts.name);
+function needsRecovery(facts: StackFacts): boolean {
   return (
     facts.damaged !== undefined ||
     facts.locks.length > 0 ||
     facts.pending.length > 0 ||
-    [...facts.products.values()].some((d) => d.unconfirmed && (anew.has(d.key) || ids?.has(d.key) === true))
+    // Every lost create: taken in when an id turned up, named again when none did (plan and preview name it too).
+    [...facts.products.values()].some((d) => d.unconfirmed)
   );
 }
 

@@ -9,9 +9,16 @@
  */
 import { isUnknown } from "../resources/checks";
 import { shown as shownValue } from "../resources/messages";
-import type { FieldValue, ProductLine, StackReport } from "./stack-run";
+import { OPERATIONS, REMOVALS, archives, type FieldChange, type Manager, type Operation, type ProductChange, type Reason } from "./changes";
+import type { Recovery } from "./recover";
+import type { StackReport } from "./stack-run";
+
+/** The version of `--json`'s shape (plan and report): bumped when a field changes meaning or goes. */
+export const REPORT_VERSION = 2;
 
 export interface RunReport {
+  /** {@link REPORT_VERSION}. */
+  version?: number;
   command: string;
   /** Stacks in the layout. */
   stacks: number;
@@ -19,8 +26,8 @@ export interface RunReport {
   scope?: string;
   /** Moves made before the stacks ran (splits, entries moved between files, the layout of 0.1), one line each. */
   splits: string[];
-  /** Lines about the whole catalog a reviewer must see. */
-  notes?: string[];
+  /** What a reviewer must see about the whole catalog. */
+  notes?: Reason[];
   results: StackReport[];
   /** Requests the tool itself sent, outside any stack (its project listing, which checks the token). */
   requests?: number;
@@ -44,13 +51,31 @@ export interface RateLimitReport {
   alone: boolean;
 }
 
+/** Per operation: its mark in a report, and its words before (a preview) and after (an up). */
+const OPS: Record<Operation, { mark: string; future: string; past: string }> = {
+  create: { mark: "+", future: "to create", past: "created" },
+  adopt: { mark: "=", future: "to adopt", past: "adopted" },
+  update: { mark: "~", future: "to update", past: "updated" },
+  state: { mark: "~", future: "to record in the stack only", past: "recorded in the stack only" },
+  replace: { mark: "+-", future: "to replace", past: "replaced" },
+  archive: { mark: "-", future: "to archive", past: "archived" },
+  "give-back": { mark: "-", future: "to give back", past: "given back" },
+  retain: { mark: "-", future: "to release (kept as it is)", past: "released (kept as they are)" },
+  forget: { mark: "-", future: "to forget", past: "forgotten" },
+  rename: { mark: ">", future: "to rename", past: "renamed" },
+  move: { mark: ">", future: "to move", past: "moved" },
+  drift: { mark: "~", future: "drifted", past: "accepted" },
+  gone: { mark: "-", future: "gone from the service", past: "dropped (gone from the service)" },
+};
+
+/** The order a stack lists its changes in (and counts them): the typed plan's. */
+const ORDER = OPERATIONS;
+const REMOVED = REMOVALS;
+
 export interface Totals {
-  creates: number;
-  adopts: number;
-  updates: number;
-  replaces: number;
-  deletes: number;
-  drift: number;
+  /** Changes by operation. */
+  ops: Record<Operation, number>;
+  /** Updates (and creates) that set status to archived. */
   archives: number;
   requests: number;
   failed: number;
@@ -63,12 +88,7 @@ export interface Totals {
 
 export function totals(results: StackReport[]): Totals {
   const t: Totals = {
-    creates: 0,
-    adopts: 0,
-    updates: 0,
-    replaces: 0,
-    deletes: 0,
-    drift: 0,
+    ops: Object.fromEntries(ORDER.map((op) => [op, 0])) as Record<Operation, number>,
     archives: 0,
     requests: 0,
     failed: 0,
@@ -78,21 +98,21 @@ export function totals(results: StackReport[]): Totals {
     leftOut: 0,
   };
   for (const r of results) {
-    t.creates += r.creates.length;
-    t.adopts += r.adopts.length;
-    t.updates += r.updates.length;
-    t.replaces += r.replaces.length;
-    t.deletes += r.deletes.length;
-    t.drift += r.drift.length;
-    t.archives += r.updates.filter(archives).length;
+    for (const change of r.changes) t.ops[change.op] += 1;
+    t.archives += r.changes.filter((c) => c.op === "update" && archives(c)).length;
     t.requests += r.requests;
     if (r.status === "failed") t.failed++;
     if (r.status === "cancelled") t.cancelled++;
-    if (r.status === "blocked" || r.blocking === true) t.blocked++;
+    if (isBlocked(r)) t.blocked++;
     if (r.status === "skipped") t.skipped++;
     t.leftOut += r.leftOut ?? 0;
   }
   return t;
+}
+
+/** Blocked: an up did not run it, or a preview ran a stack an up would not run (the check fails the same way). */
+export function isBlocked(r: StackReport): boolean {
+  return r.status === "blocked" || (r.status !== "skipped" && r.blocked.length > 0);
 }
 
 /** At most this many products are listed per stack and kind; the rest is counted. */
@@ -102,29 +122,25 @@ export function formatReport(run: RunReport): string {
   const drift = run.command === "drift" || run.command === "refresh";
   // What was done (up, destroy, refresh) or would be (preview, drift).
   const done = run.command.startsWith("up") || run.command === "destroy" || run.command === "refresh";
-  const verb = (future: string, past: string) => (done ? past : future);
+  const verb = (op: Operation) => (done ? OPS[op].past : OPS[op].future);
   const ran = run.results.filter((r) => r.status !== "skipped");
   const lines: string[] = [];
   lines.push(`serviceapi-catalog ${run.command}: ${ran.length} of ${run.stacks} stack(s)${run.scope ? ` (${run.scope})` : ""}`);
   for (const split of run.splits) lines.push(`  ${split}`);
-  for (const note of run.notes ?? []) lines.push(`  ! ${note}`);
+  for (const note of run.notes ?? []) lines.push(`  ! ${describeReason(note)}`);
   for (const r of [...run.results].sort((a, b) => (a.stack < b.stack ? -1 : 1))) {
     if (r.status === "skipped") {
       lines.push(`${r.stack}: skipped, done in the run before with the same products and settings (--all runs it again)`);
       continue;
     }
-    const archived = r.updates.filter(archives).length;
-    const counts = [
-      r.creates.length && `${r.creates.length} ${verb("to create", "created")}`,
-      r.adopts.length && `${r.adopts.length} ${verb("to adopt", "adopted")}`,
-      r.updates.length && `${r.updates.length} ${verb("to update", "updated")}${archived ? ` (${archived} to archived)` : ""}`,
-      r.replaces.length && `${r.replaces.length} ${verb("to replace", "replaced")}`,
-      r.deletes.length && `${r.deletes.length} ${verb("to delete", "deleted")}`,
-      r.drift.length && `${r.drift.length} ${run.command === "refresh" ? "accepted" : "drifted"}`,
-    ].filter(Boolean);
+    const counts = ORDER.map((op) => {
+      const n = r.changes.filter((c) => c.op === op).length;
+      const archived = op === "update" ? r.changes.filter((c) => c.op === op && archives(c)).length : 0;
+      return n > 0 && `${n} ${verb(op)}${archived ? ` (${archived} to archived)` : ""}`;
+    }).filter(Boolean);
     const state =
       r.status === "ok"
-        ? r.blocking === true
+        ? r.blocked.length > 0
           ? " — BLOCKED (an up would not run it)"
           : ""
         : r.status === "failed" && r.log !== undefined
@@ -143,23 +159,30 @@ export function formatReport(run: RunReport): string {
               : "no changes";
     const size = `${r.products} ${r.products === 1 ? "product" : "products"}${r.new ? ", a new stack" : ""}`;
     lines.push(`${r.stack} (${size}): ${what}; ${r.requests} request(s), ${r.seconds.toFixed(1)} s${state}`);
-    for (const note of r.notes) lines.push(`  ! ${note}`);
-    list(lines, "+", r.creates);
-    list(lines, "=", r.adopts);
-    list(lines, "~", r.updates);
-    list(lines, "+-", r.replaces);
-    list(lines, "-", r.deletes);
-    list(lines, "~", r.drift);
+    for (const reason of [...r.blocked, ...r.notes]) lines.push(`  ! ${describeReason(reason)}`);
+    for (const op of ORDER) {
+      const changes = r.changes.filter((c) => c.op === op);
+      if (op === "move") listMoves(lines, changes, done);
+      else list(lines, changes, done);
+    }
     for (const error of r.errors) lines.push(`  error: ${error}`);
   }
   const t = totals(run.results);
   const own = run.requests ?? 0;
   t.requests += own;
+  const count = (op: Operation) => `${t.ops[op]} ${verb(op)}`;
+  const removed = REMOVED.reduce((n, op) => n + t.ops[op], 0);
+  const extra = (["state", "rename", "move"] as const).filter((op) => t.ops[op] > 0).map(count);
   const kinds = drift
-    ? `${t.drift} ${run.command === "refresh" ? "accepted" : "drifted"}`
-    : `${t.creates} ${verb("to create", "created")}, ${t.adopts} ${verb("to adopt", "adopted")}, ` +
-      `${t.updates} ${verb("to update", "updated")}${t.archives ? ` (${t.archives} to archived)` : ""}, ` +
-      `${t.replaces} ${verb("to replace", "replaced")}, ${t.deletes} ${verb("to delete", "deleted")}` +
+    ? count("drift") + (t.ops.gone > 0 ? `, ${count("gone")}` : "")
+    : `${count("create")}, ${count("adopt")}, ${count("update")}${t.archives ? ` (${t.archives} to archived)` : ""}, ${count("replace")}, ` +
+      `${removed} ${done ? "removed" : "to remove"}` +
+      (removed > 0
+        ? ` (${REMOVED.filter((op) => t.ops[op] > 0)
+            .map((op) => `${t.ops[op]} ${OPS[op].past}`)
+            .join(", ")})`
+        : "") +
+      extra.map((e) => `, ${e}`).join("") +
       // Not deployed, and in no count before: a run that exits 0 must still say so (each is named above, "in flight, find and adopt").
       `${t.leftOut ? `, ${t.leftOut} left out until adopted (in flight, find and adopt: see above)` : ""}`;
   lines.push(
@@ -170,24 +193,226 @@ export function formatReport(run: RunReport): string {
   return lines.join("\n");
 }
 
-/** An update that sets status to archived: called out, since it takes the product off sale. */
-function archives(line: ProductLine): boolean {
-  return line.fields.some((f) => f.field === "status" && f.to === "archived" && f.from !== "archived");
-}
-
-function list(lines: string[], mark: string, items: ProductLine[]): void {
+function list(lines: string[], items: ProductChange[], done: boolean): void {
   // Those that change fields first: 200 adoptions of which one changes a record must not hide it among "… and 180 more".
-  const quiet = (item: ProductLine) => (item.fields.length === 0 ? 1 : 0);
+  const quiet = (item: ProductChange) => (item.fields.length === 0 ? 1 : 0);
   items = [...items].sort((a, b) => quiet(a) - quiet(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const item of items.slice(0, LISTED)) {
-    lines.push(`  ${mark} ${item.key}${item.what !== undefined ? ` (${item.what})` : ""}`);
+    const what = describeChange(item, done);
+    lines.push(`  ${OPS[item.op].mark} ${item.key}${what !== "" ? ` (${what})` : ""}`);
     for (const field of item.fields) lines.push(`      ${describeField(field)}`);
+    for (const reason of item.reasons) {
+      const line = describeFieldReason(reason);
+      if (line !== undefined) lines.push(`      ${line}`);
+    }
   }
-  if (items.length > LISTED) lines.push(`  ${mark} … and ${items.length - LISTED} more`);
+  if (items.length > LISTED) lines.push(`  ${OPS[items[0]!.op].mark} … and ${items.length - LISTED} more`);
+}
+
+/** Moves, one line per pair of stacks (a relayout moves hundreds). */
+function listMoves(lines: string[], moves: ProductChange[], done: boolean): void {
+  const pairs = new Map<string, ProductChange[]>();
+  for (const move of moves) {
+    const pair = `${move.fromStack} → ${move.toStack}`;
+    pairs.set(pair, [...(pairs.get(pair) ?? []), move]);
+  }
+  for (const pair of [...pairs.values()].sort((a, b) => (a[0]!.toStack! < b[0]!.toStack! ? -1 : 1))) {
+    const keys = pair.map((m) => m.key).sort();
+    const many = keys.length === 1 ? "moves" : `(${keys.length}) move`;
+    lines.push(
+      done
+        ? `  > ${listed(keys)} ${keys.length === 1 ? "moved" : `(${keys.length}) moved`} from ${pair[0]!.fromStack} to ${pair[0]!.toStack} (their file's stack): pulumi state move, no request to the service`
+        : `  > ${listed(keys)} ${many} to ${pair[0]!.toStack} (their file's stack) at the next split or up: pulumi state move, no request to the service`,
+    );
+  }
+}
+
+/** What happens to the product, in words beside its key; "" when its mark and fields say it all. */
+export function describeChange(change: ProductChange, done: boolean): string {
+  const words: string[] = [];
+  const d = (future: string, past: string) => (done ? past : future);
+  switch (change.op) {
+    case "adopt":
+      words.push(`${d("adopts", "adopted")} ${change.adoptId}`);
+      break;
+    case "state":
+      words.push(d("the stack's own record changes; nothing is sent", "the stack's own record changed; nothing was sent"));
+      break;
+    case "replace":
+      words.push(
+        `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
+      );
+      break;
+    case "archive":
+    case "give-back":
+    case "retain":
+    case "forget":
+      words.push(describeRemoval(change.op, change.reasons));
+      break;
+    case "rename":
+      words.push(`renamed from ${change.renamedFrom}: the same record, ${d("nothing is sent", "nothing was sent")}`);
+      break;
+    case "gone":
+      words.push("gone from the service (404): the refresh drops it from the stack");
+      break;
+    default:
+      break;
+  }
+  if (change.op !== "rename" && change.renamedFrom !== undefined) words.unshift(`renamed from ${change.renamedFrom}`);
+  for (const reason of change.reasons)
+    if (describeFieldReason(reason) === undefined && !isRemovalReason(reason)) words.push(describeReason(reason));
+  return words.join("; ");
+}
+
+function isRemovalReason(reason: Reason): boolean {
+  return reason.code === "adopted-without-record";
+}
+
+/** What removing the entry does to the record (the same words before and after: the state it leaves). */
+function describeRemoval(op: Operation, reasons: Reason[] = []): string {
+  switch (op) {
+    case "archive":
+      return "archived: this stack created it";
+    case "give-back":
+      return "given back as it was found: taken over, not archived";
+    case "retain":
+      return reasons.some((r) => r.code === "adopted-without-record")
+        ? "left as it is: adopted by an older version, which kept no record of what it found"
+        : "kept on the service as it is (onDelete: retain)";
+    case "forget":
+      return "forgotten: its create was never confirmed, so there is nothing to archive";
+    default:
+      return OPS[op].past;
+  }
+}
+
+/** A reason shown under a product's fields, as one more field line; undefined for one said beside the key. */
+function describeFieldReason(reason: Reason): string | undefined {
+  switch (reason.code) {
+    case "keeps-status":
+      return `status: stays ${shown(reason.status)} (it was ${shown(reason.found)} when taken over): removing an entry never makes a product more live`;
+    case "changed-since":
+      return `${reason.fields.join(", ")}: left as the service shows ${reason.fields.length === 1 ? "it" : "them"} (changed since this stack set ${reason.fields.length === 1 ? "it" : "them"})`;
+    case "give-back-unread":
+      return "its fields are set back to what they were when taken over; they could not be read before the run to be listed here";
+    default:
+      return undefined;
+  }
+}
+
+/** Every reason in words: what it means and the way out. The one place a reason becomes a sentence. */
+export function describeReason(reason: Reason): string {
+  switch (reason.code) {
+    case "state-unloadable":
+      return (
+        `its state cannot be loaded (${reason.detail}): a run was killed while writing it. ` +
+        `\`serviceapi-catalog recover --stack ${reason.stack}\` repairs it`
+      );
+    case "locked":
+      return (
+        `LOCKED by ${reason.by.username}@${reason.by.hostname} (pid ${reason.by.pid}) since ${reason.by.since}: a run on it was killed, or is still running. ` +
+        `When no run is left (a killed or cancelled job), \`serviceapi-catalog recover --stack ${reason.stack}\` clears it`
+      );
+    case "pending-creates":
+      return (
+        `${reason.keys.length} create(s) left pending by a killed run (${listed(reason.keys)}): an up now would create them again. ` +
+        `\`serviceapi-catalog recover --stack ${reason.stack}\` takes in those whose answer the run recorded and names the others`
+      );
+    case "pending-operations":
+      return (
+        `${reason.operations.length} other operation(s) left pending by a killed run (${listed(reason.operations.map((p) => `${p.key}: ${p.op}`))}): ` +
+        `\`serviceapi-catalog recover --stack ${reason.stack}\` clears them`
+      );
+    case "adopts-managed":
+      return (
+        `${reason.key}: adoptId names a product that ${managers(reason.managers)} already manages; ` +
+        (reason.allowed
+          ? "allowed by serviceapi:adoptManaged=allow — the two stacks will undo each other's changes until one lets it go"
+          : "an up refuses it (the two would undo each other's changes). Let the other stack give it up first (onDelete: retain, up, remove it), " +
+            "or pass --config serviceapi:adoptManaged=allow for a hand-over")
+      );
+    case "lost-create":
+      return describeLostCreate(reason);
+    case "managed-elsewhere":
+      return (
+        `${reason.key}: also recorded by ${managers(reason.managers)}: two stacks manage one product and undo ` +
+        `each other's changes. Keep it in one: the other sets onDelete: retain, runs up, then removes it`
+      );
+    case "in-two-stacks":
+      return `${reason.key} is in the state of both ${reason.kept} and ${reason.ignored}: the later one is ignored until one of them no longer holds it`;
+    case "move-waits":
+      return `${reason.key} is due to move from ${reason.from} to ${reason.to}, which waits until ${reason.waitsFor} is recovered`;
+    case "rename-candidate":
+      return (
+        `${reason.key} has the same fields as ${reason.from}, which the catalog no longer has: as they are, ${reason.from} is removed and ${reason.key} created. ` +
+        `If it is a rename, add \`renamedFrom: ${reason.from}\` to ${reason.key}'s entry: the record is kept, nothing is sent`
+      );
+    case "stack-removed":
+      return `removed ${reason.stack}: its products moved, and the layout no longer has it`;
+    case "outside-change":
+      return "not part of this change: the stack's state differs from the catalog (a refresh accepted a value, or a deploy did not run)";
+    case "keeps-status":
+    case "changed-since":
+    case "give-back-unread":
+      return describeFieldReason(reason)!;
+    case "adopted-without-record":
+      return "adopted by an older version, which kept no record of what it found";
+    case "lost-create-adopted":
+      return "the record a killed or failed create of this stack made";
+  }
+}
+
+/** What `recover` did on a stack, in words (its `?` lines are the lost creates plan and preview name, word for word). */
+export function describeRecovery(line: Recovery): string {
+  switch (line.code) {
+    case "repaired":
+      return `repaired: removed ${line.file}, an empty attributes file the kill left, which stopped Pulumi from loading the state`;
+    case "unlocked":
+      return `unlocked: the lock of ${line.by.username}@${line.by.hostname} (pid ${line.by.pid}) since ${line.by.since} ${line.forced ? "(--force-unlock)" : "(that process is gone)"}`;
+    case "locked-running":
+      return `locked by pid ${line.pid}, a process still running on this machine: left as it is (let it end, or stop it first)`;
+    case "locked-elsewhere":
+      return (
+        `locked by ${line.by.username}@${line.by.hostname} (pid ${line.by.pid}) since ${line.by.since}, another machine this tool cannot check: ` +
+        `if that run is gone (a cancelled, killed or lost job), run \`serviceapi-catalog recover --force-unlock --stack ${line.stack}\``
+      );
+    case "taken-in":
+      return line.was === "pending"
+        ? `= ${line.key} (adopted ${line.id}: its create returned before the kill, and the run recorded its id; read, nothing created)`
+        : `= ${line.key} (adopted ${line.id}: a lost create whose id the run recorded; read, nothing created)`;
+    case "lost":
+      return `? ${describeLostCreate(line.reason)}${line.now ? "" : " (still: no id for it in the journals or logs given)"}`;
+    case "create-anew":
+      return `+ ${line.key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`;
+    case "cleared":
+      return `cleared ${line.operations.length} other pending operation(s) (${line.operations.join(", ")}): their resources are in the state`;
+    case "nothing":
+      return "nothing to recover";
+  }
+}
+
+/** The words for a create whose answer was lost: what a person searches for, and both ways out (plan, preview, up and recover say the same). */
+function describeLostCreate(reason: Extract<Reason, { code: "lost-create" }>): string {
+  const where = reason.file === undefined ? "its entry" : `${reason.key} in ${reason.file}`;
+  return (
+    `${reason.key}: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, ` +
+    `but one that did is usually processed, so look for it (title ${JSON.stringify(reason.title ?? "")}${reason.slug ? `, slug ${JSON.stringify(reason.slug)}` : ""}); it is not created again by itself. ` +
+    `Find it in the service's UI (or its id in the killed run's log: \`${reason.stack}: created Product "${reason.key}" <id>\`, which \`recover --created-log FILE\` reads) and add \`adoptId: <its id>\` to ${where}; ` +
+    `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${reason.key}\``
+  );
+}
+
+function managers(list: Manager[]): string {
+  return list.map((m) => `stack ${m.stack} (as ${m.name})`).join(", ");
+}
+
+function listed(items: string[]): string {
+  return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
 }
 
 /** `title: "Pro plan" → "Pro"`, with a status change to or from archived said in words. */
-export function describeField(change: FieldValue): string {
+export function describeField(change: FieldChange): string {
+  const own = change.stackOnly === true ? "   (kept by the stack: nothing sent)" : "";
   // A create's field: no value before.
   if (change.from === undefined && change.to !== undefined)
     return `${change.field}: ${shown(change.to)}${change.field === "status" && change.to === "archived" ? "   ← created archived" : ""}`;
@@ -199,7 +424,7 @@ export function describeField(change: FieldValue): string {
         : change.to === null && change.from !== null
           ? "   (cleared)"
           : "";
-  return `${change.field}: ${shown(change.from)} → ${shown(change.to)}${note}`;
+  return `${change.field}: ${shown(change.from)} → ${shown(change.to)}${note}${own}`;
 }
 
 /** A value as the report prints it: the engine's `[secret]` and unknowns in words, anything else as the provider's messages show values (`shown`). */

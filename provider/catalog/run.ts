@@ -11,8 +11,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { startSharedPacer } from "../client/tools";
 import { CREATED_JOURNAL_ENV } from "../resources/journal";
+import { TAKEN_OVER } from "../resources/product";
 import { ADOPTIONS_FILE_ENV, readAdoptions } from "../resources/product/adoption-file";
 import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
+import type { ProductChange } from "./changes";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
 import { CatalogError } from "./errors";
@@ -21,7 +23,7 @@ import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./ra
 import type { ProgramProduct } from "./program-input";
 import type { RateLimitReport } from "./report";
 import { emptyReport, meaningfulLines, runOnStack, type RunCommand, type StackReport } from "./stack-run";
-import { Workspaces } from "./workspace";
+import { takenOverRecords, Workspaces } from "./workspace";
 
 export interface RunOptions {
   command: RunCommand;
@@ -48,7 +50,7 @@ export interface Output {
 /** Each adoption of the report with the fields it changes (live → declared), as its provider wrote them; none written (a kill): as it was. */
 function withAdoptedFields(report: StackReport, file: string): void {
   const written = readAdoptions(existsSync(file) ? readFileSync(file, "utf8") : "");
-  for (const line of report.adopts) line.fields = written.get(line.key)?.fields ?? line.fields;
+  for (const change of report.changes) if (change.op === "adopt") change.fields = written.get(change.key)?.fields ?? change.fields;
 }
 
 /** The folder of each stack's create journal (`recover` reads it). */
@@ -67,12 +69,13 @@ export async function runPlanned(
   const inputs = new Map(plan.runs.map((run) => [run.name, programProducts(run, options.projects)]));
   const reports = plan.runs.map((run) => {
     const report = emptyReport(run.name, options.command, run.size, fingerprint(inputs.get(run.name)!, options));
-    report.notes.push(...run.blocked, ...run.notes);
+    report.blocked.push(...run.blocked);
+    report.notes.push(...run.notes);
     if (!run.exists && options.command !== "up") report.new = true;
     if (run.exclude.length > 0) report.leftOut = run.exclude.length;
+    // A preview or drift still runs it (what it shows is true), and says the deploy will not: the check fails the same way.
     if (mutating && run.blocked.length > 0) report.status = "blocked";
-    // A preview or drift still runs it (what it shows is true), and says the deploy will not: the check fails.
-    if (!mutating && run.blocked.length > 0) report.blocking = true;
+    report.changes.push(...movesOf(plan, run, options.command));
     return report;
   });
   // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and settings.
@@ -144,10 +147,13 @@ export async function runPlanned(
         }
         try {
           const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
+          // What each product taken over and now removed was when taken over: only the state's secrets have it (taken-over.ts).
+          const takenOver = givenBack(plan, run, options.command) ? await takenOverRecords(spaces, report.stack) : undefined;
           await runOnStack(stack, report, {
             signal,
             refresh: options.refresh,
             exclude: run.exclude,
+            ...(takenOver !== undefined && { takenOver }),
             log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
             // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
             onCreated: (key, id) => io.err(createdLine({ stack: report.stack, key, id })),
@@ -156,8 +162,7 @@ export async function runPlanned(
           if (adoptions !== undefined) withAdoptedFields(report, adoptions);
           if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
           if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
-            const removed = await retire(workspaces, report.stack);
-            if (removed !== undefined) report.notes.push(removed);
+            if (await retire(workspaces, report.stack)) report.notes.push({ code: "stack-removed", stack: report.stack });
           }
         } catch (error) {
           report.status = signal.aborted ? "cancelled" : "failed";
@@ -165,7 +170,7 @@ export async function runPlanned(
           report.errors.push(...meaningfulLines(error));
         }
         // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
-        const status = report.status === "ok" && report.blocking === true ? "ok, but BLOCKED (an up would not run it)" : report.status;
+        const status = report.status === "ok" && report.blocked.length > 0 ? "ok, but BLOCKED (an up would not run it)" : report.status;
         if (!options.json) io.err(`${report.stack}: ${status} (${report.seconds.toFixed(1)} s)`);
       },
     );
@@ -206,14 +211,41 @@ function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
   return file;
 }
 
-/** A stack's program input: its products, each project by id (the tool looked the names up once). */
+/**
+ * A stack's program input: its products, each project by id (the tool looked the names up once), a
+ * renamed key with the key its state holds (an alias). A product whose adoption blocks the stack is
+ * left out of a preview, which shows the rest of the stack as the up after the block is lifted would.
+ */
 function programProducts(run: StackRun, projects: ReadonlyMap<string, string>): ProgramProduct[] {
   return run.products
+    .filter((p) => !run.withheld.includes(p.key))
     .map(({ key, entry }) => {
-      const { project, projectId, ...fields } = entry;
-      return { key, entry: { ...fields, projectId: projectId ?? projects.get(project!)! } };
+      const { project, projectId, renamedFrom: _link, ...fields } = entry;
+      const from = run.renames.get(key);
+      return { key, entry: { ...fields, projectId: projectId ?? projects.get(project!)! }, ...(from !== undefined && { aliases: [from] }) };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The moves of the typed plan that concern this stack: a preview names those out of it (made at the
+ * next split or up); an up, those into it (made before it ran, with `pulumi state move`).
+ */
+function movesOf(plan: Plan, run: StackRun, command: RunCommand): ProductChange[] {
+  const mine = plan.moves.filter((m) => (command === "up" ? m.to : m.from) === run.name);
+  if (command !== "up" && command !== "preview") return [];
+  // A renamed product moves under its old key: the change is named by its new one.
+  const newKey = new Map([...plan.renames].map(([to, from]) => [from, to]));
+  return mine.map((m) => ({ key: newKey.get(m.key) ?? m.key, op: "move", fields: [], fromStack: m.from, toStack: m.to, reasons: [] }));
+}
+
+/** Whether a run of the stack removes a product taken over (an entry gone, a destroy): its give-back is worth reading first. */
+function givenBack(plan: Plan, run: StackRun, command: RunCommand): boolean {
+  if (command !== "preview" && command !== "up" && command !== "destroy") return false;
+  const facts = plan.discovery.stacks.get(run.name);
+  if (facts === undefined) return false;
+  const declared = new Set(command === "destroy" ? [] : run.products.map((p) => run.renames.get(p.key) ?? p.key));
+  return [...facts.products.values()].some((d) => !declared.has(d.key) && d.outputs[TAKEN_OVER] !== undefined);
 }
 
 /** The resume key of a stack: its products as its program declares them, and the settings its providers run with. */

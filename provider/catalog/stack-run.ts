@@ -18,25 +18,12 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { maskText } from "../backend";
-import { PRODUCT_FIELD_NAMES, driftedFields, productChanges } from "../resources/product";
+import { PRODUCT_FIELD_NAMES, TAKEN_OVER, driftedFields, fateOf, giveBackPlan, productChanges, type TakenOver } from "../resources/product";
 import { isProductResource } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
+import type { FieldChange, Operation, ProductChange, Reason } from "./changes";
 
 export type RunCommand = "preview" | "up" | "drift" | "refresh" | "destroy";
-
-/** A field's value before and after, as the engine shows them (`[secret]` for a secret). */
-export interface FieldValue {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
-
-/** One product in a report: its key, the fields that change (with values), and what happens to it in words. */
-export interface ProductLine {
-  key: string;
-  fields: FieldValue[];
-  what?: string;
-}
 
 export interface StackReport {
   stack: string;
@@ -44,18 +31,15 @@ export interface StackReport {
   status: "ok" | "failed" | "cancelled" | "skipped" | "blocked";
   /** Products in the stack. */
   products: number;
-  creates: ProductLine[];
-  /** Creates that take over an existing product (`adoptId`), and placeholders of lost creates adopted. */
-  adopts: ProductLine[];
-  updates: ProductLine[];
-  replaces: ProductLine[];
-  deletes: ProductLine[];
-  /** drift and refresh: what the service changed behind Pulumi's back (recorded → live). */
-  drift: ProductLine[];
-  /** What a reviewer must see (locks, pending creates, products managed elsewhere, in-flight creates). */
-  notes: string[];
+  /** What is (or would be) done to each product that changes, or what drifted: the typed plan (`changes.ts`). */
+  changes: ProductChange[];
+  /** What stops the stack (an up does not run it) — a lock, pending creates, an adoption of a managed product. */
+  blocked: Reason[];
+  /** What a reviewer must see on this stack (lost creates, products managed elsewhere, rename candidates). */
+  notes: Reason[];
   /** Requests to the service, as the shared pacer counted them for this stack. */
   requests: number;
+  /** The engine's own error lines (its diagnostics, or the CLI's message), one per failure. */
   errors: string[];
   seconds: number;
   /** The digest of the stack's products and settings (resume: a stack done with the same is not run again). */
@@ -64,8 +48,6 @@ export interface StackReport {
   log?: string;
   /** Previewed in a throw-away backend: the stack does not exist yet (an up creates it). */
   new?: boolean;
-  /** A preview or drift of a stack an up would not run (a lock, pending creates): counted as blocked, exit code 1. */
-  blocking?: boolean;
   /** Lost creates the run leaves alone until they are adopted or created anew (each named in `notes`): not deployed. */
   leftOut?: number;
 }
@@ -76,12 +58,8 @@ export function emptyReport(stack: string, command: RunCommand, products: number
     command,
     status: "ok",
     products,
-    creates: [],
-    adopts: [],
-    updates: [],
-    replaces: [],
-    deletes: [],
-    drift: [],
+    changes: [],
+    blocked: [],
     notes: [],
     requests: 0,
     errors: [],
@@ -96,6 +74,8 @@ export interface RunStackOptions {
   onCreated?: (key: string, id: string) => void;
   /** URNs to leave alone (an up: placeholders of lost creates not yet adopted). */
   exclude?: string[];
+  /** What each product taken over was when taken over, by key (read from the state with its secrets): a give-back's fields. */
+  takenOver?: ReadonlyMap<string, TakenOver>;
   /** Refresh before (up --refresh). */
   refresh?: boolean;
   /** The log file. */
@@ -157,7 +137,11 @@ type Outputs = Record<string, unknown>;
 
 function record(report: StackReport, event: EngineEvent, options: RunStackOptions): void {
   const step = event.resOutputsEvent?.metadata;
-  if (step !== undefined && isProduct(step)) recordStep(report, step, options);
+  if (step !== undefined && isProduct(step)) {
+    const change = changeOf(report.command, step, options);
+    if (change !== undefined) report.changes.push(change);
+    if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id);
+  }
   const diagnostic = event.diagnosticEvent;
   if (diagnostic?.severity === "error") {
     const text = diagnostic.message.trim();
@@ -173,74 +157,108 @@ function isProduct(step: StepEventMetadata): boolean {
   return isProductResource({ type: step.type, outputs: (step.new ?? step.old)?.outputs as Outputs | undefined });
 }
 
-function recordStep(report: StackReport, step: StepEventMetadata, options: RunStackOptions): void {
+/** A step of the engine as the typed plan's change of one product; nothing for a product the step leaves as it is. */
+export function changeOf(
+  command: RunCommand,
+  step: StepEventMetadata,
+  options: Pick<RunStackOptions, "takenOver"> = {},
+): ProductChange | undefined {
   const key = step.urn.split("::").pop()!;
   const old = state(step.old);
   const declared = inputsOf(step.new);
-  if (report.command === "drift" || report.command === "refresh") {
+  // An alias took the state of an old key (a renamed key): the step's old state is under the old URN.
+  const oldKey = step.old?.urn?.split("::").pop();
+  const renamedFrom = oldKey !== undefined && oldKey !== key ? oldKey : undefined;
+  const change = (op: Operation, fields: FieldChange[], more: Partial<ProductChange> = {}): ProductChange => ({
+    key,
+    op,
+    fields,
+    ...(renamedFrom !== undefined && { renamedFrom }),
+    reasons: [],
+    ...more,
+  });
+  if (command === "drift" || command === "refresh") {
     if (step.op === "update") {
       const fields = driftedFields(old.outputs as never, state(step.new).outputs as never, old.inputs as never);
-      if (fields.length > 0) report.drift.push({ key, fields });
-    } else if (step.op === "delete") {
-      report.drift.push({ key, fields: [], what: "gone from the service (404): the refresh drops it from the stack" });
+      return fields.length > 0 ? change("drift", fields) : undefined;
     }
-    return;
+    return step.op === "delete" ? change("gone", []) : undefined;
   }
   switch (step.op) {
-    case "create": {
-      if (typeof declared.adoptId === "string") report.adopts.push({ key, fields: [], what: `adopts ${declared.adoptId}` });
+    case "same":
+      return renamedFrom !== undefined ? change("rename", []) : undefined;
+    case "create":
       // A create shows every field it sets (no value before), as `pulumi preview --diff` shows a new resource.
-      else report.creates.push({ key, fields: createdFields(declared) });
-      const id = step.new?.id;
-      if (report.command === "up" && typeof declared.adoptId !== "string" && id !== undefined && id !== "") options.onCreated?.(key, id);
-      break;
-    }
+      if (typeof declared.adoptId === "string") return change("adopt", [], { adoptId: declared.adoptId });
+      return change("create", createdFields(declared));
     case "update": {
-      const fields: FieldValue[] = productChanges(old.outputs as never, declared as never);
+      const sent: FieldChange[] = productChanges(old.outputs as never, declared as never);
       // Fields only the stack keeps (nothing is sent for them).
+      const kept: FieldChange[] = [];
       for (const field of ["onDelete", "adoptId"]) {
         const was = old.inputs[field] ?? (field === "onDelete" ? old.outputs.onDelete : undefined);
         const now = declared[field] ?? (field === "onDelete" ? "archive" : undefined);
-        if (now !== was) fields.push({ field, from: was ?? null, to: now ?? null });
+        if (now !== was) kept.push({ field, from: was ?? null, to: now ?? null, stackOnly: true });
       }
-      report.updates.push({ key, fields });
-      break;
+      // Counted by what is sent: an update that sends nothing is the stack's own record changing.
+      return change(sent.length > 0 ? "update" : renamedFrom !== undefined && kept.length === 0 ? "rename" : "state", [...sent, ...kept]);
     }
     case "replace": {
-      if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string") {
-        report.adopts.push({ key, fields: [], what: `adopts ${declared.adoptId}, the record a killed or failed create made` });
-        break;
-      }
-      const fields = ["projectId", "adoptId"]
+      if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string")
+        return change("adopt", [], { adoptId: declared.adoptId, reasons: [{ code: "lost-create-adopted" }] });
+      // What makes it a replacement (the project, or the record adopted), then — for a new record — every field it is created with.
+      const why = ["projectId", "adoptId"]
         .filter((field) => (declared[field] ?? null) !== (old.inputs[field] ?? old.outputs[field] ?? null))
         .map((field) => ({ field, from: old.inputs[field] ?? old.outputs[field] ?? null, to: declared[field] ?? null }));
-      report.replaces.push({ key, fields });
-      break;
+      const adoptId = typeof declared.adoptId === "string" ? declared.adoptId : undefined;
+      const then = removal(key, old.outputs, options.takenOver).op;
+      return change("replace", [...why, ...(adoptId !== undefined ? [] : createdFields(declared))], {
+        then,
+        ...(adoptId !== undefined && { adoptId }),
+      });
     }
     case "delete":
-      report.deletes.push({ key, fields: [], what: fateOf(old.outputs) });
-      break;
+      return removal(key, old.outputs, options.takenOver);
+    default:
+      return undefined;
   }
 }
 
+/**
+ * What removing a product sends, by the provider's own rules (`fateOf`, `giveBackPlan`) applied to
+ * the state the engine shows: archived (the status, → archived), given back (each field set back,
+ * now → as found, when the state's record of the take-over was read), kept (`retain`), or
+ * forgotten (a lost create).
+ */
+function removal(key: string, outputs: Outputs, takenOver: ReadonlyMap<string, TakenOver> | undefined): ProductChange {
+  const base = { key, reasons: [] as Reason[] };
+  if (isUnconfirmed(outputs)) return { ...base, op: "forget", fields: [] };
+  // The engine's events leave the secret record of a take-over out: the one read with the stack's secrets says it.
+  const record = takenOver?.get(key);
+  const fate = fateOf({ ...outputs, ...(record !== undefined && { [TAKEN_OVER]: record }) } as never);
+  if (fate === "retain") return { ...base, op: "retain", fields: [] };
+  if (fate === "adopted without a record") return { ...base, op: "retain", fields: [], reasons: [{ code: "adopted-without-record" }] };
+  if (fate === "archive") return { ...base, op: "archive", fields: [{ field: "status", from: outputs.status ?? null, to: "archived" }] };
+  if (record === undefined) return { ...base, op: "give-back", fields: [], reasons: [{ code: "give-back-unread" }] };
+  const plan = giveBackPlan(record, outputs as never);
+  return {
+    ...base,
+    op: "give-back",
+    fields: plan.fields,
+    reasons: [
+      ...(plan.keptStatus !== undefined ? [{ code: "keeps-status" as const, ...plan.keptStatus }] : []),
+      ...(plan.since.length > 0 ? [{ code: "changed-since" as const, fields: plan.since }] : []),
+    ],
+  };
+}
+
 /** The product's fields a create sets: those the entry declares, in the contract's order. */
-function createdFields(declared: Outputs): FieldValue[] {
+function createdFields(declared: Outputs): FieldChange[] {
   return PRODUCT_FIELD_NAMES.filter((field) => declared[field] !== undefined && declared[field] !== null).map((field) => ({
     field,
     from: undefined,
     to: declared[field],
   }));
-}
-
-/** What deleting does to the product, in words, from the state the engine shows (a secret record shows as `[secret]`, which is enough). */
-function fateOf(outputs: Outputs): string {
-  if (isUnconfirmed(outputs)) return "forgotten: its create was never confirmed, so there is nothing to archive";
-  if (outputs.onDelete === "retain") return "kept on the service as it is (onDelete: retain)";
-  const declared = Array.isArray(outputs.__declared) ? (outputs.__declared as string[]) : [];
-  if (declared.includes("onDelete") || outputs.__createdByThisStack === true) return "archived";
-  if (outputs.__takenOver !== undefined) return "given back as it was found (taken over, not archived)";
-  if (outputs.adoptId !== undefined) return "left as it is (adopted by an older version)";
-  return "archived";
 }
 
 function state(s: StepEventStateMetadata | undefined): { inputs: Outputs; outputs: Outputs } {

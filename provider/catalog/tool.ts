@@ -18,7 +18,7 @@ import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
 import { recover } from "./recover";
-import { formatReport, totals, type RunReport } from "./report";
+import { describeReason, formatReport, REPORT_VERSION, totals, type RunReport } from "./report";
 import { chooseStore } from "./rate-limit-store";
 import { journalDir, runPlanned, type Output } from "./run";
 import type { RunCommand, StackReport } from "./stack-run";
@@ -111,14 +111,21 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   const preview = planned(discovery, options, "preview");
   const stacks = deploy.runs.map((r) => r.name);
   const previewStacks = preview.runs.map((r) => r.name);
-  const blocked = [...discovery.stacks.values()]
-    .map((facts) => ({ stack: facts.name, reasons: preview.runs.find((r) => r.name === facts.name)?.blocked ?? [] }))
-    .filter((b) => b.reasons.length > 0);
-  const notes = [...deploy.notes, ...preview.runs.flatMap((r) => r.notes.filter((n) => !r.blocked.includes(n)))];
+  // What stops a stack: what its up would meet (the deploy's plan), so plan, preview and up name the same reasons.
+  const blocked = [...new Set([...deploy.runs, ...preview.runs].map((r) => r.name))]
+    .map((stack) => ({
+      stack,
+      reasons: deploy.runs.find((r) => r.name === stack)?.blocked ?? preview.runs.find((r) => r.name === stack)!.blocked,
+    }))
+    .filter((b) => b.reasons.length > 0)
+    .sort((a, b) => (a.stack < b.stack ? -1 : 1));
+  const notes = [...deploy.notes, ...preview.runs.flatMap((r) => r.notes)];
+  const renames = [...deploy.renames].map(([key, from]) => ({ key, from })).sort((a, b) => (a.key < b.key ? -1 : 1));
   const fresh = discovery.stacks.size === 0;
   if (options.json) {
     io.out(
       JSON.stringify({
+        version: REPORT_VERSION,
         stacks,
         // `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}` in GitHub Actions; `any` guards an empty matrix, which Actions refuses.
         matrix: { stack: stacks },
@@ -128,6 +135,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
         batches: { deploy: batches(stacks, options.batchSize), preview: batches(previewStacks, options.batchSize) },
         splits: deploy.splits,
         moves: deploy.moves,
+        renames,
         blocked,
         notes,
         change: discovery.change ?? null,
@@ -151,8 +159,10 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
       `moves due: ${otherMoves.length} product(s) to the stacks of their files (${describeMoves(otherMoves)}) at the next split or up; pulumi state move, no request to the service`,
     );
   }
-  for (const b of blocked) for (const reason of b.reasons) io.out(`${b.stack}: ${reason}`);
-  for (const note of notes) io.out(`! ${note}`);
+  for (const { key, from } of renames)
+    io.out(`renamed: ${from} → ${key} (the same record: the state follows the key, no request to the service)`);
+  for (const b of blocked) for (const reason of b.reasons) io.out(`${b.stack}: ${describeReason(reason)}`);
+  for (const note of notes) io.out(`! ${describeReason(note)}`);
   if (discovery.change !== undefined) io.out(scope(options, discovery)!);
   io.out(
     `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
@@ -215,12 +225,12 @@ export async function runStacks(
   // Stacks the moves emptied and the layout no longer has (a stack that still held products ran above, and went then).
   if (command === "up" && options.stacks.length === 0) {
     for (const name of plan.retired.filter((n) => !plan.runs.some((r) => r.name === n))) {
-      const removed = await retire(workspaces, name);
-      if (removed !== undefined) splitLines.push(removed);
+      if (await retire(workspaces, name)) splitLines.push(describeReason({ code: "stack-removed", stack: name }));
     }
   }
   if (discovery.change !== undefined) markOutsideChange(reports, discovery.change);
   const run: RunReport = {
+    version: REPORT_VERSION,
     command: command === "up" && options.refresh ? "up --refresh" : command,
     stacks: plan.target.stacks().length,
     scope: scope(options, discovery),
@@ -235,7 +245,7 @@ export async function runStacks(
     const written = writeDrift(
       options.catalogDir,
       discovery.catalog,
-      reports.flatMap((r) => r.drift),
+      reports.flatMap((r) => r.changes.filter((c) => c.op === "drift")),
     );
     if (written.length > 0) {
       run.next = [
@@ -249,7 +259,7 @@ export async function runStacks(
   const t = totals(reports);
   if (signal.aborted) return EXIT.cancelled;
   if (t.failed > 0 || t.blocked > 0) return EXIT.failed;
-  if (command === "drift" && t.drift > 0) return EXIT.drift;
+  if (command === "drift" && t.ops.drift + t.ops.gone > 0) return EXIT.drift;
   return EXIT.ok;
 }
 
@@ -259,17 +269,17 @@ export async function runStacks(
  */
 function markOutsideChange(reports: StackReport[], change: CatalogChange): void {
   const inChange = new Set([...change.added, ...change.changed, ...change.moved, ...change.removed]);
-  const note = "not part of this change: the stack's state differs from the catalog (a refresh accepted a value, or a deploy did not run)";
   for (const report of reports) {
-    for (const line of [...report.creates, ...report.adopts, ...report.updates, ...report.replaces, ...report.deletes]) {
-      if (!inChange.has(line.key)) line.what = line.what === undefined ? note : `${line.what}; ${note}`;
+    for (const c of report.changes) {
+      if (c.op === "drift" || c.op === "gone" || c.op === "move") continue;
+      if (!inChange.has(c.key) && !(c.renamedFrom !== undefined && inChange.has(c.renamedFrom))) c.reasons.push({ code: "outside-change" });
     }
   }
 }
 
 /** What `drift` says last: the commands that fix what it found, for the stacks that drifted. */
 function nextAfterDrift(reports: StackReport[], options: ToolOptions): string[] | undefined {
-  const drifted = reports.filter((r) => r.drift.length > 0).map((r) => r.stack);
+  const drifted = reports.filter((r) => r.changes.some((c) => c.op === "drift" || c.op === "gone")).map((r) => r.stack);
   if (drifted.length === 0) return undefined;
   const stacks = `--stack ${drifted.join(",")}`;
   return [
@@ -280,7 +290,7 @@ function nextAfterDrift(reports: StackReport[], options: ToolOptions): string[] 
 
 /** What `refresh` says last when it accepted values: the catalog still declares the old ones. */
 function nextAfterRefresh(reports: StackReport[]): string[] | undefined {
-  const accepted = reports.filter((r) => r.drift.length > 0).map((r) => r.stack);
+  const accepted = reports.filter((r) => r.changes.some((c) => c.op === "drift" || c.op === "gone")).map((r) => r.stack);
   if (accepted.length === 0) return undefined;
   return [
     `The stacks' state now holds the service's values, and the catalog still declares the ones before: \`serviceapi-catalog preview\` shows them, ` +
@@ -294,12 +304,9 @@ export async function runSplit(options: ToolOptions, workspaces: Workspaces, io:
   const plan = planned(discovery, options, "split");
   const lines = await makeMoves(workspaces, plan, (line) => io.out(line));
   // Stacks the moves emptied and the layout no longer has.
-  for (const name of plan.retired) {
-    const removed = await retire(workspaces, name);
-    if (removed !== undefined) io.out(removed);
-  }
+  for (const name of plan.retired) if (await retire(workspaces, name)) io.out(describeReason({ code: "stack-removed", stack: name }));
   if (lines.length === 0) io.out(`no move due: every product is in its stack, every stack holds at most ${options.stackSize} products`);
-  for (const note of plan.notes) io.out(`! ${note}`);
+  for (const note of plan.notes) io.out(`! ${describeReason(note)}`);
   return EXIT.ok;
 }
 
@@ -402,12 +409,21 @@ export function runReport(files: string[], io: Output): number {
       throw new CatalogError(`report: ${file} is not a report serviceapi-catalog wrote with --json`);
     }
   });
+  const version = runs.find((r) => (r.version ?? 1) !== REPORT_VERSION);
+  if (version !== undefined)
+    throw new CatalogError(
+      `report: a file was written by another version of serviceapi-catalog (report version ${version.version ?? 1}, this one reads ${REPORT_VERSION}): run every job with the same version`,
+    );
   const combined: RunReport = {
+    version: REPORT_VERSION,
     command: runs[0]!.command,
     stacks: Math.max(...runs.map((r) => r.stacks)),
     scope: runs[0]!.scope?.startsWith("--stack") ? undefined : runs[0]!.scope,
     splits: runs.flatMap((r) => r.splits),
-    notes: [...new Set(runs.flatMap((r) => r.notes ?? []))],
+    notes: uniqueBy(
+      runs.flatMap((r) => r.notes ?? []),
+      (note) => JSON.stringify(note),
+    ),
     results: runs.flatMap((r) => r.results),
     // Each job listed the projects once.
     requests: runs.reduce((sum, r) => sum + (r.requests ?? 0), 0),
@@ -417,9 +433,14 @@ export function runReport(files: string[], io: Output): number {
   const t = totals(combined.results);
   return t.failed > 0 || t.cancelled > 0 || t.blocked > 0
     ? EXIT.failed
-    : combined.command === "drift" && t.drift > 0
+    : combined.command === "drift" && t.ops.drift + t.ops.gone > 0
       ? EXIT.drift
       : EXIT.ok;
+}
+
+function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(key(item)) && seen.add(key(item)) !== undefined);
 }
 
 function describeMoves(moves: { key: string; from: string; to: string }[]): string {

@@ -13,6 +13,8 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, Stack, StackAlreadyExistsError } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
+import { TAKEN_OVER, type TakenOver } from "../resources/product";
+import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
 import { CatalogError } from "./errors";
 import { PRODUCTS_ENV, writeProgramInput, type ProgramProduct } from "./program-input";
 
@@ -222,4 +224,27 @@ export class Workspaces {
       envVars: { ...BACKEND_LIST_WORKERS, ...this.#options.env, ...env },
     });
   }
+}
+
+/**
+ * What each product of the stack taken over was when taken over, by key: the hidden output the
+ * provider keeps as a secret (`resources/product/taken-over.ts`), so only the CLI with the stack's
+ * secrets provider can read it — `pulumi stack export --show-secrets`, whose secrets come as
+ * `{<sig>: <secret sig>, "plaintext": <JSON text>}`. Read before a run that removes such a product,
+ * so its report lists each field the give-back sets back (the engine's events show the record as
+ * `[secret]`). Held in memory only; the report prints the product's own fields, as for any change.
+ */
+export async function takenOverRecords(spaces: Workspaces, stack: string): Promise<Map<string, TakenOver>> {
+  const exported = JSON.parse(await spaces.run(stack, ["stack", "export", "--show-secrets", "--stack", stack])) as {
+    deployment?: { resources?: { urn: string; outputs?: Record<string, unknown> }[] };
+  };
+  const records = new Map<string, TakenOver>();
+  for (const resource of exported.deployment?.resources ?? []) {
+    const value = resource.outputs?.[TAKEN_OVER] as Record<string, unknown> | undefined;
+    if (value === undefined || value === null) continue;
+    const record = value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string" ? JSON.parse(value.plaintext) : value;
+    if (typeof record === "object" && record !== null && "found" in record && "set" in record)
+      records.set(resource.urn.split("::").pop()!, record as TakenOver);
+  }
+  return records;
 }

@@ -12,12 +12,13 @@ import { join } from "node:path";
 import { parseDocument } from "yaml";
 import type { Catalog } from "./catalog";
 import { shown } from "./report";
-import type { ProductLine } from "./stack-run";
+import { documentText, setValue } from "./yaml-text";
+import type { ProductChange } from "./changes";
 
 /** Writes the drifted values into the catalog's files; returns one line per field written (or not). */
-export function writeDrift(catalogDir: string, catalog: Catalog, drifted: ProductLine[]): string[] {
+export function writeDrift(catalogDir: string, catalog: Catalog, drifted: ProductChange[]): string[] {
   const lines: string[] = [];
-  const byFile = new Map<string, ProductLine[]>();
+  const byFile = new Map<string, ProductChange[]>();
   for (const line of drifted) {
     const product = catalog.get(line.key);
     if (product === undefined) {
@@ -43,13 +44,13 @@ export function writeDrift(catalogDir: string, catalog: Catalog, drifted: Produc
           doc?.deleteIn([key, field]);
           if (data !== undefined) delete data[key]![field];
         } else {
-          doc?.setIn([key, field], to);
+          if (doc !== undefined) setValue(doc, [key, field], to);
           if (data !== undefined) data[key]![field] = to;
         }
         lines.push(`${where}: ${shown(from)} → ${shown(to)}${to === null ? " (removed: no value)" : ""}`);
       }
     }
-    writeFileSync(path, json ? `${JSON.stringify(data, null, indentOf(text))}\n` : doc!.toString());
+    writeFileSync(path, json ? `${JSON.stringify(data, null, indentOf(text))}\n` : documentText(doc!));
   }
   return lines;
 }

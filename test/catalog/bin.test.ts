@@ -34,13 +34,14 @@ function env(id: string): NodeJS.ProcessEnv {
 /** A `--json` report of `stacks` stacks, one product created in each, `failed` of them failed: its file and its text. */
 function reportFile(stacks: number, failed: number): { file: string; text: string } {
   const report: RunReport = {
+    version: 2,
     command: "preview",
     stacks,
     splits: [],
     requests: 1,
     results: Array.from({ length: stacks }, (_, n) => {
       const stack = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", 1, "f");
-      stack.creates = [{ key: `product-${n}`, fields: [] }];
+      stack.changes = [{ key: `product-${n}`, op: "create", fields: [], reasons: [] }];
       stack.requests = 2;
       if (n < failed) Object.assign(stack, { status: "failed", errors: ["products.create failed: 500 internal: boom"] });
       return stack;

@@ -23,7 +23,7 @@ import { PRODUCT_FIELD_NAMES } from "../../provider/contract/schemas";
 
 const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
 /** `project`, then every input of the Product resource (whose fields are the contract's table), in the table's order. */
-const FIELD_LIST = `one of ${["project", "projectId", ...PRODUCT_FIELD_NAMES, "onDelete", "adoptId"].join(", ")}`;
+const FIELD_LIST = `one of ${["project", "projectId", ...PRODUCT_FIELD_NAMES, "onDelete", "adoptId", "renamedFrom"].join(", ")}`;
 
 /** The error `run` throws (failing the test when it throws none, or not a CatalogError). */
 function refusal(run: () => unknown): CatalogError {
@@ -120,7 +120,7 @@ describe("parseCatalog: what a catalog may say", () => {
 
   it("refuses a key that cannot be a logical name, quoting it (shortened) so that it can be found", () => {
     const message = one("a.yaml", `"bad key!":\n  project: Acme Web\n  title: T\n-leading-dash:\n  project: Acme Web\n  title: T\n`);
-    const line = "keys must be 1 to 200 letters, digits, '.', '_' or '-', starting with a letter or digit";
+    const line = "keys must be 1 to 200 letters (of any script), digits, '.', '_' or '-', starting with a letter or digit";
     expect(message).toBe(`${header(2)}\n  a.yaml: the key "bad key!": ${line}\n  a.yaml: the key "-leading-dash": ${line}`);
     expect(parseCatalog([{ file: "a.yaml", text: `${"k".repeat(200)}:\n  project: A\n  title: T\n` }]).size).toBe(1);
     expect(one("a.yaml", `${"k".repeat(201)}:\n  project: A\n  title: T\n`)).toBe(

@@ -11,6 +11,7 @@ import type { Deployed, Discovery, StackFacts } from "../../provider/catalog/dis
 import { CatalogError } from "../../provider/catalog/errors";
 import { parseStackName } from "../../provider/catalog/layout";
 import { makePlan, type Command, type Plan } from "../../provider/catalog/plan";
+import { describeReason } from "../../provider/catalog/report";
 import { keyBits } from "../../provider/catalog/shards";
 
 const PROJECT = "11111111-2222-4333-8444-555555555555";
@@ -188,6 +189,10 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const up = plan(d, "up");
     const blocked = up.runs.find((r) => r.name === "catalog-a.all")!.blocked;
     expect(blocked).toEqual([
+      { code: "locked", stack: "catalog-a.all", by: { username: "root", hostname: "vm", pid: 2167, since: "2026-01-02T03:04:05Z" } },
+      { code: "pending-creates", stack: "catalog-a.all", keys: ["p1", "p2"] },
+    ]);
+    expect(blocked.map(describeReason)).toEqual([
       "LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: a run on it was killed, or is still running. When no run is left (a killed or cancelled job), `serviceapi-catalog recover --stack catalog-a.all` clears it",
       "2 create(s) left pending by a killed run (p1, p2): an up now would create them again. `serviceapi-catalog recover --stack catalog-a.all` takes in those whose answer the run recorded and names the others",
     ]);
@@ -205,10 +210,13 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const run = plan(d, "up").runs[0]!;
     expect(run.exclude).toEqual([lost.urn]);
     expect(run.notes).toEqual([
+      { code: "lost-create", key: "lost", stack: "catalog-a.all", title: "Lost one", slug: "lost-one", file: "a.yaml" },
+    ]);
+    expect(run.notes.map(describeReason)).toEqual([
       "lost: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, " +
         'but one that did is usually processed, so look for it (title "Lost one", slug "lost-one"); it is not created again by itself. ' +
-        "Find it in the service's UI (or its id in the killed run's log: `recover --created-log FILE`) and add `adoptId: <its id>` to lost in a.yaml; " +
-        "only if it is certainly not there, `serviceapi-catalog recover --create-anew lost`",
+        "Find it in the service's UI (or its id in the killed run's log: `catalog-a.all: created Product \"lost\" <id>`, which `recover --created-log FILE` reads) " +
+        "and add `adoptId: <its id>` to lost in a.yaml; only if it is certainly not there, `serviceapi-catalog recover --create-anew lost`",
     ]);
     const adopted = discovery(catalogOf({ "a.yaml": ["lost"] }, { lost: { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" } }), [
       stack("catalog-a.all", [lost]),
@@ -216,7 +224,7 @@ describe("what stops a stack, and what a reviewer must see", () => {
     expect(plan(adopted, "up").runs[0]!).toMatchObject({ exclude: [], notes: [] });
   });
 
-  it("a product another stack also records is named; an adoption of one blocks an up unless adoptManaged=allow", () => {
+  it("a product another stack also records is named; an adoption of one blocks an up — and its preview, the same way — unless adoptManaged=allow", () => {
     const mine = deployed("pro");
     const theirs = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
     const elsewhere = new Map([
@@ -227,15 +235,72 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const d = discovery(catalog, [stack("catalog-a.all", [mine])], { elsewhere });
     const up = plan(d, "up").runs[0]!;
     expect(up.notes).toEqual([
+      { code: "managed-elsewhere", key: "pro", managers: [{ stack: "organization/team2/dev", name: "pro-copy" }] },
+    ]);
+    expect(up.notes.map(describeReason)).toEqual([
       "pro: also recorded by stack organization/team2/dev (as pro-copy): two stacks manage one product and undo each other's changes. Keep it in one: the other sets onDelete: retain, runs up, then removes it",
     ]);
-    expect(up.blocked).toEqual([
+    expect(up.blocked.map(describeReason)).toEqual([
       "taken: adoptId names a product that stack organization/team2/dev (as theirs) already manages; an up refuses it (the two would undo each other's changes). " +
         "Let the other stack give it up first (onDelete: retain, up, remove it), or pass --config serviceapi:adoptManaged=allow for a hand-over",
     ]);
-    expect(plan(d, "preview").runs[0]!.blocked).toEqual([]);
-    expect(plan(d, "preview").runs[0]!.notes).toHaveLength(2);
-    expect(plan(d, "up", { adoptManaged: true }).runs[0]!.blocked).toEqual([]);
+    // Preview ≡ up: the same reason blocks the preview, which runs the rest of the stack without that adoption.
+    expect(plan(d, "preview").runs[0]!).toMatchObject({ blocked: up.blocked, withheld: ["taken"] });
+    expect(up.withheld).toEqual(["taken"]);
+    const allowed = plan(d, "up", { adoptManaged: true }).runs[0]!;
+    expect(allowed).toMatchObject({ blocked: [], withheld: [] });
+    expect(allowed.notes.map((n) => n.code)).toEqual(["managed-elsewhere", "adopts-managed"]);
+  });
+});
+
+describe("a renamed key is a move of its state, not an archive and a create", () => {
+  const id = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
+  const old = () => deployed("pro", { id, inputs: { title: "pro", projectId: PROJECT, adoptId: id } });
+
+  it("the same adoptId under a new key: the new key takes the old key's state, in its stack — not refused as a product another stack manages", () => {
+    const catalog = catalogOf({ "a.yaml": ["pro-plan"] }, { "pro-plan": { adoptId: id } });
+    const d = discovery(catalog, [stack("catalog-a.all", [old()])]);
+    for (const command of ["preview", "up"] as const) {
+      const p = plan(d, command);
+      expect(p.renames).toEqual(new Map([["pro-plan", "pro"]]));
+      expect(p.runs).toHaveLength(1);
+      expect(p.runs[0]).toMatchObject({ name: "catalog-a.all", blocked: [], withheld: [], renames: new Map([["pro-plan", "pro"]]) });
+      expect(p.runs[0]!.notes).toEqual([]);
+    }
+  });
+
+  it("renamedFrom: a product this stack created keeps its record under its new key", () => {
+    const made = deployed("basic", { inputs: { title: "basic", projectId: PROJECT } });
+    const catalog = catalogOf({ "a.yaml": ["basic-plan"] }, { "basic-plan": { renamedFrom: "basic", title: "basic" } });
+    const p = plan(discovery(catalog, [stack("catalog-a.all", [made])]), "up");
+    expect(p.renames).toEqual(new Map([["basic-plan", "basic"]]));
+    expect(p.moves).toEqual([]);
+  });
+
+  it("renamed into another file's group: its state moves to that group's stack under its old key, where the new key takes it", () => {
+    const catalog = catalogOf({ "a.yaml": ["x"], "b.yaml": ["pro-plan", "y"] }, { "pro-plan": { adoptId: id } });
+    const d = discovery(catalog, [stack("catalog-a.all", ["x", old()]), stack("catalog-b.all", ["y"])]);
+    const up = plan(d, "up");
+    expect(up.moves).toEqual([{ key: "pro", from: "catalog-a.all", to: "catalog-b.all" }]);
+    expect(up.runs.find((r) => r.name === "catalog-b.all")!.renames).toEqual(new Map([["pro-plan", "pro"]]));
+    // A preview runs where the state is: the new key in the old key's stack.
+    expect(runs(plan(d, "preview"))).toEqual({ "catalog-a.all": ["pro-plan", "x"], "catalog-b.all": ["y"] });
+  });
+
+  it("no link: a removed key and an added one with the same fields are named as a likely rename; a link by adoptId to a key still in the catalog is not a rename", () => {
+    const made = deployed("basic", { inputs: { title: "Basic", slug: "basic", projectId: PROJECT } });
+    const catalog = catalogOf({ "a.yaml": ["basic-plan"] }, { "basic-plan": { title: "Basic", slug: "basic" } });
+    const p = plan(discovery(catalog, [stack("catalog-a.all", [made])]), "preview");
+    expect(p.renames.size).toBe(0);
+    expect(p.runs[0]!.notes).toEqual([{ code: "rename-candidate", key: "basic-plan", from: "basic" }]);
+    expect(describeReason(p.runs[0]!.notes[0]!)).toBe(
+      "basic-plan has the same fields as basic, which the catalog no longer has: as they are, basic is removed and basic-plan created. " +
+        "If it is a rename, add `renamedFrom: basic` to basic-plan's entry: the record is kept, nothing is sent",
+    );
+    const both = catalogOf({ "a.yaml": ["pro", "pro-plan"] }, { "pro-plan": { adoptId: id } });
+    const kept = plan(discovery(both, [stack("catalog-a.all", [old()])]), "up");
+    expect(kept.renames.size).toBe(0);
+    expect(kept.runs[0]!.blocked.map((r) => r.code)).toEqual(["adopts-managed"]);
   });
 });
 

@@ -5,11 +5,17 @@
  * the way out, totals. Exact text: this is what users and reviewers read.
  */
 import { describe, expect, it } from "vitest";
+import type { FieldChange, Operation, ProductChange } from "../../provider/catalog/changes";
 import { formatReport, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
   return { ...emptyReport(name, command, 0, "f".repeat(64)), ...report };
+}
+
+/** One product's change. */
+function change(op: Operation, key: string, fields: FieldChange[] = [], more: Partial<ProductChange> = {}): ProductChange {
+  return { key, op, fields, reasons: [], ...more };
 }
 
 describe("formatReport", () => {
@@ -22,26 +28,18 @@ describe("formatReport", () => {
       results: [
         stack("catalog-plans.all", "preview", {
           products: 12,
-          creates: [
-            { key: "new-b", fields: [{ field: "title", from: undefined, to: "B" }] },
-            {
-              key: "new-a",
-              fields: [
-                { field: "title", from: undefined, to: "A" },
-                { field: "status", from: undefined, to: "archived" },
-              ],
-            },
-          ],
-          updates: [
-            {
-              key: "services-0500",
-              fields: [
-                { field: "title", from: "Services", to: "Services (retired)" },
-                { field: "description", from: "All of them", to: null },
-                { field: "status", from: "active", to: "archived" },
-              ],
-            },
-            { key: "secretive", fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
+          changes: [
+            change("create", "new-b", [{ field: "title", from: undefined, to: "B" }]),
+            change("create", "new-a", [
+              { field: "title", from: undefined, to: "A" },
+              { field: "status", from: undefined, to: "archived" },
+            ]),
+            change("update", "services-0500", [
+              { field: "title", from: "Services", to: "Services (retired)" },
+              { field: "description", from: "All of them", to: null },
+              { field: "status", from: "active", to: "archived" },
+            ]),
+            change("update", "secretive", [{ field: "title", from: "[secret]", to: "[secret]" }]),
           ],
           requests: 3,
           seconds: 1.25,
@@ -66,28 +64,31 @@ describe("formatReport", () => {
         '      title: "Services" → "Services (retired)"',
         '      description: "All of them" → null   (cleared)',
         '      status: "active" → "archived"   ← archives it',
-        "Total: 2 to create, 0 to adopt, 2 to update (1 to archived), 0 to replace, 0 to delete; 5 request(s) sent (the project listing included); 0 stack(s) failed",
+        "Total: 2 to create, 0 to adopt, 2 to update (1 to archived), 0 to replace, 0 to remove; 5 request(s) sent (the project listing included); 0 stack(s) failed",
       ].join("\n"),
     );
   });
 
-  it("an up: in the past tense, with the moves it made, adoptions, replacements and deletes with what happened", () => {
+  it("an up: in the past tense — moves, adoptions, a state-only change, a replacement, a rename, and each removal with what it set", () => {
     const run: RunReport = {
       command: "up",
       stacks: 3,
-      splits: [
-        "moved 5 product(s) from catalog-a.all into catalog-a.0 (3), catalog-a.1 (2) with pulumi state move, no request to the service",
-      ],
+      splits: [],
       results: [
         stack("catalog-a.1", "up", {
           products: 5,
-          creates: [{ key: "a", fields: [{ field: "title", from: undefined, to: "A" }] }],
-          adopts: [{ key: "found", fields: [], what: "adopts 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" }],
-          updates: [{ key: "b", fields: [{ field: "onDelete", from: "archive", to: "retain" }] }],
-          replaces: [{ key: "c", fields: [{ field: "projectId", from: "p-1", to: "p-2" }] }],
-          deletes: [
-            { key: "d", fields: [], what: "archived" },
-            { key: "e", fields: [], what: "given back as it was found (taken over, not archived)" },
+          changes: [
+            change("create", "a", [{ field: "title", from: undefined, to: "A" }]),
+            change("adopt", "found", [], { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" }),
+            change("state", "b", [{ field: "onDelete", from: "archive", to: "retain", stackOnly: true }]),
+            change("replace", "c", [{ field: "projectId", from: "p-1", to: "p-2" }], { then: "archive" }),
+            change("archive", "d", [{ field: "status", from: "active", to: "archived" }]),
+            change("give-back", "e", [{ field: "title", from: "Ours", to: "Theirs" }], {
+              reasons: [{ code: "keeps-status", status: "archived", found: "active" }],
+            }),
+            change("retain", "f"),
+            change("rename", "g2", [], { renamedFrom: "g" }),
+            change("move", "h", [], { fromStack: "catalog-a.all", toStack: "catalog-a.1" }),
           ],
           requests: 9,
           seconds: 2.5,
@@ -97,18 +98,23 @@ describe("formatReport", () => {
     expect(formatReport(run)).toBe(
       [
         "serviceapi-catalog up: 1 of 3 stack(s)",
-        "  moved 5 product(s) from catalog-a.all into catalog-a.0 (3), catalog-a.1 (2) with pulumi state move, no request to the service",
-        "catalog-a.1 (5 products): 1 created, 1 adopted, 1 updated, 1 replaced, 2 deleted; 9 request(s), 2.5 s",
+        "catalog-a.1 (5 products): 1 created, 1 adopted, 1 recorded in the stack only, 1 replaced, 1 archived, 1 given back, 1 released (kept as they are), 1 renamed, 1 moved; 9 request(s), 2.5 s",
         "  + a",
         '      title: "A"',
-        "  = found (adopts 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d)",
-        "  ~ b",
-        '      onDelete: "archive" → "retain"',
-        "  +- c",
+        "  = found (adopted 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d)",
+        "  ~ b (the stack's own record changed; nothing was sent)",
+        '      onDelete: "archive" → "retain"   (kept by the stack: nothing sent)',
+        "  +- c (a new record replaced it; the old one archived: this stack created it)",
         '      projectId: "p-1" → "p-2"',
-        "  - d (archived)",
-        "  - e (given back as it was found (taken over, not archived))",
-        "Total: 1 created, 1 adopted, 1 updated, 1 replaced, 2 deleted; 9 request(s) sent; 0 stack(s) failed",
+        "  - d (archived: this stack created it)",
+        '      status: "active" → "archived"   ← archives it',
+        "  - e (given back as it was found: taken over, not archived)",
+        '      title: "Ours" → "Theirs"',
+        '      status: stays "archived" (it was "active" when taken over): removing an entry never makes a product more live',
+        "  - f (kept on the service as it is (onDelete: retain))",
+        "  > g2 (renamed from g: the same record, nothing was sent)",
+        "  > h moved from catalog-a.all to catalog-a.1 (their file's stack): pulumi state move, no request to the service",
+        "Total: 1 created, 1 adopted, 0 updated, 1 replaced, 3 removed (1 archived, 1 given back, 1 released (kept as they are)), 1 recorded in the stack only, 1 renamed, 1 moved; 9 request(s) sent; 0 stack(s) failed",
       ].join("\n"),
     );
   });
@@ -122,7 +128,7 @@ describe("formatReport", () => {
         stack("catalog-b.all", "drift", { products: 4, requests: 4, seconds: 0.4 }),
         stack("catalog-a.all", "drift", {
           products: 3,
-          drift: [{ key: "widget", fields: [{ field: "title", from: "Widget", to: "Changed by hand" }] }],
+          changes: [change("drift", "widget", [{ field: "title", from: "Widget", to: "Changed by hand" }])],
           requests: 3,
           seconds: 0.5,
         }),
@@ -151,7 +157,9 @@ describe("formatReport", () => {
         stack("catalog-a.all", "up", {
           status: "blocked",
           products: 10,
-          notes: ["LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: …"],
+          blocked: [
+            { code: "locked", stack: "catalog-a.all", by: { username: "root", hostname: "vm", pid: 2167, since: "2026-01-02T03:04:05Z" } },
+          ],
         }),
         stack("catalog-b.all", "up", {
           status: "failed",
@@ -168,11 +176,11 @@ describe("formatReport", () => {
       [
         "serviceapi-catalog up: 3 of 3 stack(s)",
         "catalog-a.all (10 products): not run; 0 request(s), 0.0 s — BLOCKED",
-        "  ! LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: …",
+        "  ! LOCKED by root@vm (pid 2167) since 2026-01-02T03:04:05Z: a run on it was killed, or is still running. When no run is left (a killed or cancelled job), `serviceapi-catalog recover --stack catalog-a.all` clears it",
         "catalog-b.all (3 products): nothing done; 4 request(s), 3.0 s — FAILED (log: /w/.serviceapi-catalog/logs/up/catalog-b.all.log)",
         "  error: p1: products.create failed: 503 service_unavailable",
         "catalog-c.all (1 product): nothing done; 0 request(s), 0.1 s — CANCELLED",
-        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 4 request(s) sent; 1 stack(s) failed, 1 cancelled, 1 blocked",
+        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 removed; 4 request(s) sent; 1 stack(s) failed, 1 cancelled, 1 blocked",
       ].join("\n"),
     );
   });
@@ -186,7 +194,7 @@ describe("formatReport", () => {
         stack("catalog-a.all", "up", { status: "skipped", products: 5 }),
         stack("catalog-b.all", "up", {
           products: 4,
-          updates: [{ key: "w", fields: [{ field: "title", from: "a", to: "b" }] }],
+          changes: [change("update", "w", [{ field: "title", from: "a", to: "b" }])],
           requests: 2,
           seconds: 1,
         }),
@@ -198,7 +206,7 @@ describe("formatReport", () => {
       "catalog-b.all (4 products): 1 updated; 2 request(s), 1.0 s",
       "  ~ w",
       '      title: "a" → "b"',
-      "Total: 0 created, 0 adopted, 1 updated, 0 replaced, 0 deleted; 2 request(s) sent; 0 stack(s) failed, 1 skipped",
+      "Total: 0 created, 0 adopted, 1 updated, 0 replaced, 0 removed; 2 request(s) sent; 0 stack(s) failed, 1 skipped",
     ]);
   });
 
@@ -210,18 +218,21 @@ describe("formatReport", () => {
       results: [
         stack("catalog-bulk.all", "up", {
           products: 25,
-          notes: ["bulk-037: in flight, find and adopt — …", "bulk-038: in flight, find and adopt — …"],
+          notes: [
+            { code: "lost-create", key: "bulk-037", stack: "catalog-bulk.all", title: "Bulk 37" },
+            { code: "lost-create", key: "bulk-038", stack: "catalog-bulk.all", title: "Bulk 38" },
+          ],
           leftOut: 2,
-          creates: [{ key: "bulk-040", fields: [{ field: "title", from: undefined, to: "Bulk 40" }] }],
+          changes: [change("create", "bulk-040", [{ field: "title", from: undefined, to: "Bulk 40" }])],
           requests: 1,
           seconds: 1,
         }),
       ],
     };
     expect(formatReport(run).split("\n").slice(-1)).toEqual([
-      "Total: 1 created, 0 adopted, 0 updated, 0 replaced, 0 deleted, 2 left out until adopted (in flight, find and adopt: see above); 1 request(s) sent; 0 stack(s) failed",
+      "Total: 1 created, 0 adopted, 0 updated, 0 replaced, 0 removed, 2 left out until adopted (in flight, find and adopt: see above); 1 request(s) sent; 0 stack(s) failed",
     ]);
-    expect(totals(run.results)).toMatchObject({ creates: 1, leftOut: 2, failed: 0, blocked: 0 });
+    expect(totals(run.results)).toMatchObject({ ops: { create: 1 }, leftOut: 2, failed: 0, blocked: 0 });
   });
 
   /** p01 … p25. */
@@ -231,19 +242,17 @@ describe("formatReport", () => {
     formatReport({ command: "preview", stacks: 1, splits: [], results: [stack("catalog-a.all", "preview", report)] }).split("\n");
 
   it("lists at most 20 products per stack and kind, and counts the rest (the totals count them all)", () => {
-    const lines = previewLines({ products: 47, creates: [...keys].reverse().map((key) => ({ key, fields: [] })), requests: 1, seconds: 2 });
+    const lines = previewLines({ products: 47, changes: [...keys].reverse().map((key) => change("create", key)), requests: 1, seconds: 2 });
     expect(lines.slice(2, 23)).toEqual([...keys.slice(0, 20).map((key) => `  + ${key}`), "  + … and 5 more"]);
-    expect(lines[23]).toBe("Total: 25 to create, 0 to adopt, 0 to update, 0 to replace, 0 to delete; 1 request(s) sent; 0 stack(s) failed");
+    expect(lines[23]).toBe("Total: 25 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; 1 request(s) sent; 0 stack(s) failed");
   });
 
   it("of 25 adoptions, the one that changes its record is listed first, not among the ones left out", () => {
     const lines = previewLines({
       products: 25,
-      adopts: keys.map((key) => ({
-        key,
-        what: `adopts ${key}`,
-        fields: key === "p24" ? [{ field: "status", from: "draft", to: "active" }] : [],
-      })),
+      changes: keys.map((key) =>
+        change("adopt", key, key === "p24" ? [{ field: "status", from: "draft", to: "active" }] : [], { adoptId: key }),
+      ),
     });
     expect(lines.slice(2, 5)).toEqual(["  = p24 (adopts p24)", '      status: "draft" → "active"', "  = p01 (adopts p01)"]);
     expect(lines.at(-2)).toBe("  = … and 5 more");

@@ -63,24 +63,64 @@ describe("from the engine's events to the report", () => {
       ),
       step("same", "starter", { inputs: declared, outputs: recorded }, { inputs: declared, outputs: recorded }),
     ]);
-    expect(report.updates).toEqual([
+    expect(report.changes).toEqual([
       {
         key: "pro",
+        op: "update",
         fields: [
           { field: "title", from: "Pro plan", to: "Pro" },
           { field: "slug", from: "pro", to: null },
           { field: "status", from: "draft", to: "archived" },
         ],
+        reasons: [],
       },
     ]);
-    expect(report.creates).toEqual([]);
   });
 
-  it("a field only the stack keeps (onDelete): shown, with nothing sent for it", async () => {
+  it("a field only the stack keeps (onDelete): shown, marked as sent nowhere; an update that sends nothing is not counted as one", async () => {
     const report = await replay("preview", [
       step("update", "pro", { inputs: declared, outputs: recorded }, { inputs: { ...declared, onDelete: "retain" }, outputs: {} }),
+      step(
+        "update",
+        "both",
+        { inputs: declared, outputs: recorded },
+        { inputs: { ...declared, title: "Both", onDelete: "retain" }, outputs: {} },
+      ),
     ]);
-    expect(report.updates).toEqual([{ key: "pro", fields: [{ field: "onDelete", from: "archive", to: "retain" }] }]);
+    expect(report.changes).toEqual([
+      { key: "pro", op: "state", fields: [{ field: "onDelete", from: "archive", to: "retain", stackOnly: true }], reasons: [] },
+      {
+        key: "both",
+        op: "update",
+        fields: [
+          { field: "title", from: "Pro plan", to: "Both" },
+          { field: "onDelete", from: "archive", to: "retain", stackOnly: true },
+        ],
+        reasons: [],
+      },
+    ]);
+  });
+
+  it("a renamed key (an alias took the old key's state): a rename when nothing else changes, an update from the old key otherwise", async () => {
+    const renamed = (key: string, from: string, news: object): EngineEvent => {
+      const event = step("same", key, { inputs: declared, outputs: recorded }, news);
+      event.resOutputsEvent!.metadata.old!.urn = urn(from);
+      return event;
+    };
+    const same = renamed("pro-plan", "pro", { inputs: declared, outputs: recorded });
+    const changed = renamed("starter-plan", "starter", { inputs: { ...declared, title: "Starter" }, outputs: recorded });
+    changed.resOutputsEvent!.metadata.op = "update";
+    const report = await replay("preview", [same, changed]);
+    expect(report.changes).toEqual([
+      { key: "pro-plan", op: "rename", fields: [], renamedFrom: "pro", reasons: [] },
+      {
+        key: "starter-plan",
+        op: "update",
+        fields: [{ field: "title", from: "Pro plan", to: "Starter" }],
+        renamedFrom: "starter",
+        reasons: [],
+      },
+    ]);
   });
 
   it("drift (a refresh): the managed fields the service changed, recorded → live; an undeclared status left alone unless archived", async () => {
@@ -90,17 +130,18 @@ describe("from the engine's events to the report", () => {
       step("update", "quiet", { inputs: declared, outputs: recorded }, { inputs: {}, outputs: { ...recorded, status: "active" } }),
       step("same", "same", { inputs: declared, outputs: recorded }, { inputs: {}, outputs: recorded }),
     ]);
-    expect(report.drift).toEqual([
+    expect(report.changes).toEqual([
       {
         key: "pro",
+        op: "drift",
         fields: [
           { field: "title", from: "Pro plan", to: "Changed by hand" },
           { field: "description", from: "Everything", to: null },
           { field: "status", from: "draft", to: "archived" },
         ],
+        reasons: [],
       },
     ]);
-    expect(report.updates).toEqual([]);
   });
 
   it("creates and adoptions told apart; each completed create's id passed on at once (up only)", async () => {
@@ -120,33 +161,51 @@ describe("from the engine's events to the report", () => {
       (key, id) => seen.push(`${key} ${id}`),
     );
     // Every field the create sets, in the contract's order, with no value before.
-    expect(report.creates).toEqual([
+    expect(report.changes).toEqual([
       {
         key: "new",
+        op: "create",
         fields: [
           { field: "title", from: undefined, to: "New one" },
           { field: "description", from: undefined, to: "Everything" },
           { field: "slug", from: undefined, to: "pro" },
         ],
+        reasons: [],
       },
-    ]);
-    expect(report.adopts).toEqual([
-      { key: "found", fields: [], what: `adopts ${ID}` },
-      { key: "lost", fields: [], what: `adopts ${ID}, the record a killed or failed create made` },
+      { key: "found", op: "adopt", fields: [], adoptId: ID, reasons: [] },
+      { key: "lost", op: "adopt", fields: [], adoptId: ID, reasons: [{ code: "lost-create-adopted" }] },
     ]);
     expect(seen).toEqual([`new ${ID}`]);
   });
 
-  it("a delete says what happens to the record", async () => {
-    const report = await replay("up", [
-      step("delete", "mine", { inputs: declared, outputs: recorded }, undefined),
-      step("delete", "kept", { inputs: declared, outputs: { ...recorded, onDelete: "retain" } }, undefined),
-      step("delete", "theirs", { inputs: declared, outputs: { ...recorded, adoptId: ID, __takenOver: "[secret]" } }, undefined),
-    ]);
-    expect(report.deletes.map((d) => [d.key, d.what])).toEqual([
-      ["mine", "archived"],
-      ["kept", "kept on the service as it is (onDelete: retain)"],
-      ["theirs", "given back as it was found (taken over, not archived)"],
+  it("a removal says what happens to the record, with each field it sets: archived, given back (never more live), kept", async () => {
+    const found = { title: "Theirs", description: null, slug: "theirs", status: "active", externalCheckoutUrl: null };
+    // Taken over active; this stack retitled and archived it.
+    const set = { ...found, title: "Ours", status: "archived" };
+    const taken = { ...recorded, ...set, adoptId: ID, __takenOver: "[secret]" };
+    const play = async ({ onEvent }: { onEvent: (e: EngineEvent) => void }) =>
+      [
+        step("delete", "mine", { inputs: declared, outputs: { ...recorded, status: "active" } }, undefined),
+        step("delete", "kept", { inputs: declared, outputs: { ...recorded, onDelete: "retain" } }, undefined),
+        step("delete", "theirs", { inputs: declared, outputs: taken }, undefined),
+        step("delete", "unread", { inputs: declared, outputs: taken }, undefined),
+      ].forEach(onEvent);
+    const stack = { preview: play } as unknown as Stack;
+    const report = await runOnStack(stack, emptyReport("catalog-a.all", "preview", 4, "f"), {
+      signal: new AbortController().signal,
+      takenOver: new Map([["theirs", { found, set }]]),
+    });
+    expect(report.changes).toEqual([
+      { key: "mine", op: "archive", fields: [{ field: "status", from: "active", to: "archived" }], reasons: [] },
+      { key: "kept", op: "retain", fields: [], reasons: [] },
+      {
+        key: "theirs",
+        op: "give-back",
+        // The title goes back; the status stays archived: a removal never puts a product back on sale.
+        fields: [{ field: "title", from: "Ours", to: "Theirs" }],
+        reasons: [{ code: "keeps-status", status: "archived", found: "active" }],
+      },
+      { key: "unread", op: "give-back", fields: [], reasons: [{ code: "give-back-unread" }] },
     ]);
   });
 

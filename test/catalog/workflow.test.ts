@@ -356,7 +356,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     expect(step.env!.DRIFTED).toBe("${{ needs.drift.outputs.drifted }}");
     // The drifted stacks come from the drift check's JSON report.
     expect(workflow.jobs.drift!.steps.find((s) => s.id === "drift")!.run).toContain(
-      `jq -r '[.results[] | select((.drift // []) | length > 0) | .stack] | join(",")' drift.json`,
+      `jq -r '[.results[] | select(any(.changes[]; .op == "drift" or .op == "gone")) | .stack] | join(",")' drift.json`,
     );
   });
 

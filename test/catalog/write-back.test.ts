@@ -42,6 +42,8 @@ describe("writeDrift", () => {
     const lines = writeDrift(dir, catalog, [
       {
         key: "pro",
+        op: "drift",
+        reasons: [],
         fields: [
           { field: "title", from: "Pro plan", to: "Pro (renamed in the UI)" },
           { field: "description", from: "Everything", to: null },
@@ -50,12 +52,14 @@ describe("writeDrift", () => {
       },
       {
         key: "sso",
+        op: "drift",
+        reasons: [],
         fields: [
           { field: "slug", from: "sso", to: "single-sign-on" },
           { field: "title", from: "SSO", to: "[secret]" },
         ],
       },
-      { key: "gone", fields: [{ field: "title", from: "a", to: "b" }] },
+      { key: "gone", op: "drift", reasons: [], fields: [{ field: "title", from: "a", to: "b" }] },
     ]);
 
     expect(lines).toEqual([

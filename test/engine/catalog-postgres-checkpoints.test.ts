@@ -59,18 +59,16 @@ describe("catalog checkpoints on PostgreSQL", { timeout: ENGINE_TIMEOUT_MS }, ()
     const before = sim.counts().products;
 
     const up = report(await user.tool(["up", "--json"], backend));
-    expect(up.results.map((r) => `${r.stack}: ${r.status}, ${r.creates.length} created`)).toEqual(
+    expect(up.results.map((r) => `${r.stack}: ${r.status}, ${r.changes.filter((c) => c.op === "create").length} created`)).toEqual(
       STACKS.map((s) => `${s}: ok, ${PER_FILE} created`),
     );
     expect(await checkpointKeys()).toEqual(STACKS.map((s) => `.pulumi/stacks/serviceapi-catalog/${s}.json.zst`));
 
     // The tool's own reading of the backend (the plan) finds every product: nothing to do.
     const preview = report(await user.tool(["preview", "--json"], backend));
-    expect(
-      preview.results.map(
-        (r) => `${r.stack}: ${r.status}, ${r.creates.length + r.updates.length + r.replaces.length + r.deletes.length} changes`,
-      ),
-    ).toEqual(STACKS.map((s) => `${s}: ok, 0 changes`));
+    expect(preview.results.map((r) => `${r.stack}: ${r.status}, ${r.changes.filter((c) => c.op !== "create").length} changes`)).toEqual(
+      STACKS.map((s) => `${s}: ok, 0 changes`),
+    );
 
     // The team's own CLI reads it.
     const exported = JSON.parse(
@@ -89,7 +87,7 @@ describe("catalog checkpoints on PostgreSQL", { timeout: ENGINE_TIMEOUT_MS }, ()
 
     // A team that wants plain JSON says so, and gets it on the next up.
     const plain = report(await user.tool(["up", "--json"], { ...backend, PULUMI_DIY_BACKEND_ZSTD: "false" }));
-    expect(plain.results.map((r) => `${r.stack}: ${r.status}, ${r.creates.length} created`)).toEqual(
+    expect(plain.results.map((r) => `${r.stack}: ${r.status}, ${r.changes.filter((c) => c.op === "create").length} created`)).toEqual(
       STACKS.map((s) => `${s}: ok, 0 created`),
     );
     expect(await checkpointKeys()).toEqual(STACKS.map((s) => `.pulumi/stacks/serviceapi-catalog/${s}.json`));

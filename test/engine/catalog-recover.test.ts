@@ -10,9 +10,10 @@
  * anew with `recover --create-anew` when it never reached the service. At the end every key has
  * exactly one product, and no process of any run is alive.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeReason } from "../../provider/catalog/report";
 import { journalCreate, readJournal } from "../../provider/resources/journal";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
@@ -46,6 +47,16 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
   it("plan names the lock and the pending creates, up refuses, recover takes them in, nothing is created twice", async () => {
     const titles = new Map<string, string>();
     let inFlight: string[] = [];
+    /** A lost create as plan, preview, up and recover all word it. */
+    const lost = (key: string) =>
+      describeReason({
+        code: "lost-create",
+        key,
+        stack: BULK,
+        title: titles.get(key)!,
+        slug: titles.get(key)!.replace("Bulk ", "bulk-"),
+        file: "bulk.yaml",
+      });
 
     await step("1. an up of 100 new products, killed with everything below it once 30 exist", async () => {
       const bulk: Record<string, Entry> = {};
@@ -143,14 +154,8 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
           expect(lines).toContain(
             `  = ${key} (adopted ${id}: its create returned before the kill, and the run recorded its id; read, nothing created)`,
           );
-        for (const key of inFlight.filter((k) => !known.has(k))) {
-          expect(lines).toContain(
-            `  ? ${key}: in flight, find and adopt — the killed run was creating it, and no id for it was recorded here (not in the state, the journal or a log given). ` +
-              `Its create may not have reached the service, but one that did is usually processed, so look for it (title "${titles.get(key)}", slug "${titles.get(key)!.replace("Bulk ", "bulk-")}") ` +
-              `in the service's UI, or in the killed run's log (\`${BULK}: created Product "${key}" <id>\`; \`recover --created-log FILE\` reads it), ` +
-              `and add \`adoptId: <its id>\` to its entry. Only if it is certainly not there: \`serviceapi-catalog recover --create-anew ${key}\`. Until then no up creates it`,
-          );
-        }
+        // The lost creates, in the words plan and preview use for them (one place makes them: report.ts).
+        for (const key of inFlight.filter((k) => !known.has(k))) expect(lines).toContain(`  ? ${lost(key)}`);
         // Recovering sent one read of each product taken in by id, and nothing else.
         expect(
           sim
@@ -162,6 +167,21 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
         inFlight = inFlight.filter((k) => !known.has(k));
       },
     );
+
+    await step("4b. recover again with a log that names none of them, and plan: both name every lost create, the same words", async () => {
+      if (inFlight.length === 0) return;
+      const log = join(user.repo, "unrelated.log");
+      writeFileSync(log, `${BULK}: created Product "bulk-999" 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d\n`);
+      const again = await user.tool(["recover", "--created-log", log]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const lines = again.stdout.trimEnd().split("\n");
+      expect(lines[0]).toBe(`${BULK}:`);
+      expect(lines.slice(1).sort()).toEqual(
+        inFlight.map((key) => `  ? ${lost(key)} (still: no id for it in the journals or logs given)`).sort(),
+      );
+      const plan = await user.tool(["plan"]);
+      for (const key of inFlight) expect(plan.stdout.split("\n")).toContain(`! ${lost(key)}`);
+    });
 
     await step("5. up creates the rest, leaves the in-flight ones named; no key has two products", async () => {
       const up = await user.tool(["up"]);
@@ -201,7 +221,9 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
         const lines = reportLines(up.stdout);
         for (const key of found)
           expect(lines).toContainEqual(
-            expect.stringMatching(new RegExp(`^ {2}= ${key} \\(adopts [0-9a-f-]{36}, the record a killed or failed create made\\)$`)),
+            expect.stringMatching(
+              new RegExp(`^ {2}= ${key} \\(adopted [0-9a-f-]{36}; the record a killed or failed create of this stack made\\)$`),
+            ),
           );
         expect(sim.requests("products.create")).toHaveLength(missing.length);
         const after = byTitle(sim);

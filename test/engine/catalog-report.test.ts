@@ -18,6 +18,7 @@ describe("serviceapi-catalog report", () => {
     const dir = mkdtempSync(join(WORK, "catalog-report-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const job = (half: number): RunReport => ({
+      version: 2,
       command: "preview",
       stacks: 4000,
       splits: [],
@@ -25,7 +26,7 @@ describe("serviceapi-catalog report", () => {
       results: Array.from({ length: 2000 }, (_, i) => {
         const n = half * 2000 + i;
         const report = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", 3, "f");
-        report.creates = [{ key: `product-${n}`, fields: [] }];
+        report.changes = [{ key: `product-${n}`, op: "create", fields: [], reasons: [] }];
         report.requests = 2;
         return report;
       }),
@@ -40,7 +41,7 @@ describe("serviceapi-catalog report", () => {
     expect(lines[0]).toBe("serviceapi-catalog preview: 4000 of 4000 stack(s)");
     expect(lines.filter((l) => l.startsWith("  + product-"))).toHaveLength(4000);
     expect(lines.at(-1)).toBe(
-      "Total: 4000 to create, 0 to adopt, 0 to update, 0 to replace, 0 to delete; 8002 request(s) sent (the project listing included); 0 stack(s) failed",
+      "Total: 4000 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; 8002 request(s) sent (the project listing included); 0 stack(s) failed",
     );
     expect(stdout.length).toBeGreaterThan(256 * 1024);
   });

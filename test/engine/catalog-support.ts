@@ -96,6 +96,11 @@ export class CatalogUser {
     return { child, stderr: () => stderr, run };
   }
 
+  /** The file backend's folder (PULUMI_BACKEND_URL). */
+  get backendDir(): string {
+    return join(this.#scratch, "backend");
+  }
+
   /** This user's PULUMI_HOME: every process of its runs carries it (to find those left running). */
   get pulumiHome(): string {
     return this.#env.PULUMI_HOME!;

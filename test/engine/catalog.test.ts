@@ -104,7 +104,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       const p00 = lines.indexOf("  + p00");
       expect(lines.slice(p00, p00 + 3)).toEqual(["  + p00", '      title: "Product 0"', '      slug: "product-0"']);
       expect(lines.at(-1)).toBe(
-        "Total: 60 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 61 request(s) sent (the project listing included); 0 stack(s) failed",
+        "Total: 60 created, 0 adopted, 0 updated, 0 replaced, 0 removed; 61 request(s) sent (the project listing included); 0 stack(s) failed",
       );
       expect(progressLines(up.stderr)).toEqual(ok(STACKS));
       expect(byRoute(sim)).toEqual({ [LISTING]: 1, [CREATE]: 60 });
@@ -162,12 +162,12 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
           "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
           "  ~ p33",
           '      slug: "product-33" → "product-thirty-three"',
-          "Total: 0 to create, 0 to adopt, 3 to update (1 to archived), 0 to replace, 0 to delete; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+          "Total: 0 to create, 0 to adopt, 3 to update (1 to archived), 0 to replace, 0 to remove; 1 request(s) sent (the project listing included); 0 stack(s) failed",
         ]);
         // The JSON report (a CI matrix's, for the PR comment) carries the same values.
         const json = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--json"]);
         const results = JSON.parse(json.stdout).results as { stack: string; updates: { key: string; fields: unknown[] }[] }[];
-        expect(results.find((r) => r.stack === "catalog-a.all")!.updates.find((u) => u.key === "p08")!.fields).toEqual([
+        expect(results.find((r) => r.stack === "catalog-a.all")!.changes.find((u) => u.key === "p08")!.fields).toEqual([
           { field: "title", from: "Product 8", to: "Product Eight" },
           { field: "description", from: "Set in the UI", to: null },
           { field: "status", from: "draft", to: "archived" },
@@ -331,7 +331,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         const up = await user.tool(["up", "--stack-size", "20"]);
         expect(up.code, up.stdout).toBe(0);
         expect(reportLines(up.stdout).at(-1)).toBe(
-          "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 deleted; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+          "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 removed; 1 request(s) sent (the project listing included); 0 stack(s) failed",
         );
         ids = user.products();
       },
@@ -448,7 +448,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
       const destroy = await user.tool(["destroy", "--yes", "--stack-size", "20"]);
       expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
       expect(reportLines(destroy.stdout).at(-1)).toBe(
-        `Total: 0 created, 0 adopted, 0 updated, 0 replaced, ${ids.size} deleted; ${ids.size + 1} request(s) sent (the project listing included); 0 stack(s) failed`,
+        `Total: 0 created, 0 adopted, 0 updated, 0 replaced, ${ids.size} removed (${ids.size} archived); ${ids.size + 1} request(s) sent (the project listing included); 0 stack(s) failed`,
       );
       expect(byRoute(sim)).toEqual({ [LISTING]: 1, [UPDATE]: ids.size });
       expect(writes(sim)).toEqual(

@@ -16,3 +16,5 @@ export { buildProductPatch, driftedFields, productChanges, type FieldChange } fr
 export { RESTORE_STATUS, TAKEN_OVER, CREATED_HERE } from "./fields";
 export { UNCONFIRMED } from "../unconfirmed";
 export { PRODUCT_FIELD_NAMES } from "../../contract/schemas";
+export { fateOf, giveBackPlan, raisesLiveness, takenOverIn, type Fate, type GiveBackPlan } from "./taken-over";
+export type { TakenOver } from "./fields";

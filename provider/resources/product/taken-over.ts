@@ -23,12 +23,13 @@ import type { ProviderContext } from "../context";
 import { isNotFound } from "../errors";
 import { secret, revealed, type Secret } from "../secret-output";
 import { DECLARED } from "../stored-state";
-import { PRODUCT_FIELD_NAMES, productRequestValue } from "../../contract/schemas";
+import { PRODUCT_FIELD_NAMES, productRequestValue, type ProductField } from "../../contract/schemas";
 import {
   CREATED_HERE,
   TAKEN_OVER,
   keptFields,
   type Desired,
+  type KeptFields,
   type LiveFields,
   type Ownership,
   type ProductOutputs,
@@ -89,13 +90,69 @@ export function destroyOfAdopted(desired: Partial<Desired>, again: TakenAgain | 
 const NOT_ARCHIVED = 'It is not archived: this stack took it over rather than creating it (declare onDelete: "archive" for that).';
 
 /**
+ * How live each status is. Removing a resource never makes its product more live than it is: a
+ * give-back that would raise the status (archived → draft or active, draft → active) leaves it as
+ * it is — a product archived while the stack held it stays archived when the stack lets it go. A
+ * status this package does not know is not compared, and so not given back either.
+ */
+const LIVENESS: Readonly<Record<string, number>> = { archived: 0, draft: 1, active: 2 };
+
+/** Whether setting the status from `now` to `to` makes the product more live, or cannot be told. */
+export function raisesLiveness(now: unknown, to: unknown): boolean {
+  const a = LIVENESS[String(now)];
+  const b = LIVENESS[String(to)];
+  return a === undefined || b === undefined || b > a;
+}
+
+/** What a give-back sends, decided from the record of the take-over and the product as it is now. */
+export interface GiveBackPlan {
+  /** The fields this stack changed (as found ≠ as it set them): none, and nothing is read or sent. */
+  changed: ProductField[];
+  /** The PATCH body: each field set back to its value when taken over. */
+  body: Partial<KeptFields>;
+  /** Each field of `body`, now → as found. */
+  fields: { field: ProductField; from: unknown; to: unknown }[];
+  /** Fields changed since this stack last set them (by a person, by another stack): left as they are. */
+  since: ProductField[];
+  /** The status when it is not given back: setting it back would make the product more live. */
+  keptStatus?: { status: string; found: string };
+}
+
+/**
+ * The one rule for a give-back, which the provider's delete follows against the live record (one
+ * read) and the catalog's preview shows against the state: each field this stack changed is set
+ * back to its value when taken over — unless it is already so, changed since by someone else, a
+ * value this package cannot send, or a status more live than the product's now.
+ */
+export function giveBackPlan(record: TakenOver, now: Partial<KeptFields>): GiveBackPlan {
+  const changed = PRODUCT_FIELD_NAMES.filter((key) => !same(record.found[key], record.set[key]));
+  const plan: GiveBackPlan = { changed, body: {}, fields: [], since: [] };
+  for (const key of changed) {
+    const found = record.found[key];
+    if (same(now[key], found)) continue;
+    // Changed since this stack set it, or a value this package cannot send (a status newer than it).
+    if (!same(now[key], record.set[key]) || !productRequestValue(key).safeParse(found).success) {
+      plan.since.push(key);
+      continue;
+    }
+    if (key === "status" && raisesLiveness(now.status, found)) {
+      plan.keptStatus = { status: String(now.status), found: String(found) };
+      continue;
+    }
+    (plan.body as Record<string, unknown>)[key] = found;
+    plan.fields.push({ field: key, from: now[key] ?? null, to: found ?? null });
+  }
+  return plan;
+}
+
+/**
  * The delete of a product taken over: each field this stack changed is set back to its value when
- * taken over — judged by the live record (one empty PATCH, the API's only read), so a field changed
- * since by someone else is left as it is, and said so. Nothing is read when this stack changed nothing.
+ * taken over ({@link giveBackPlan}) — judged by the live record (one empty PATCH, the API's only
+ * read), so a field changed since by someone else is left as it is, and said so. Nothing is read
+ * when this stack changed nothing.
  */
 export async function giveBack(ctx: ProviderContext, who: string, id: string, record: TakenOver): Promise<void> {
-  const changed = PRODUCT_FIELD_NAMES.filter((key) => !same(record.found[key], record.set[key]));
-  if (changed.length === 0) {
+  if (giveBackPlan(record, record.set).changed.length === 0) {
     ctx.info(`${who}: nothing sent; this stack took it over and changed none of its fields, so it stays as it was found. ${NOT_ARCHIVED}`);
     return;
   }
@@ -107,15 +164,7 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
     ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
     return;
   }
-  const body: Record<string, unknown> = {};
-  const since: string[] = [];
-  for (const key of changed) {
-    if (same(live[key], record.found[key])) continue;
-    const found = record.found[key];
-    // Changed since this stack set it, or a value this package cannot send (a status newer than it).
-    if (!same(live[key], record.set[key]) || !productRequestValue(key).safeParse(found).success) since.push(key);
-    else body[key] = found;
-  }
+  const { body, since, keptStatus } = giveBackPlan(record, live);
   if (since.length > 0) {
     ctx.warn(
       `${who}: ${since.join(", ")} ${since.length === 1 ? "is" : "are"} left as the service shows ${since.length === 1 ? "it" : "them"}: ` +
@@ -123,9 +172,13 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
         "what this stack found would undo that change.",
     );
   }
+  const kept =
+    keptStatus === undefined
+      ? ""
+      : ` Its status stays ${keptStatus.status} (it was ${keptStatus.found} when this stack took it over): removing a resource never makes a product more live.`;
   const keys = Object.keys(body);
   if (keys.length === 0) {
-    ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them. ${NOT_ARCHIVED}`);
+    ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them.${kept} ${NOT_ARCHIVED}`);
     return;
   }
   try {
@@ -136,7 +189,7 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
     return;
   }
   ctx.info(
-    `${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over. ${NOT_ARCHIVED}`,
+    `${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over.${kept} ${NOT_ARCHIVED}`,
   );
 }
 

@@ -14,6 +14,10 @@
  *
  * It listens on 127.0.0.1 only, and the URL's path holds a random secret, so another user of the
  * machine cannot drive it. It hears only when to send and how it went: no request, header, body or token.
+ *
+ * This file is the package's `pulumi-serviceapi/shared-pacer`, for tools that run many processes, not
+ * for Pulumi programs: it is kept out of the client's index, and so out of the package's entry that
+ * every user program loads.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

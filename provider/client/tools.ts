@@ -1,15 +1,6 @@
 /**
- * The client's face for tools that run many processes, not for Pulumi programs: the shared
- * rate-limit pacer, an HTTP server (`shared-pacer.ts`). Kept out of the client's index, and so out of
- * the package's entry that every user program loads; tools import it as `pulumi-serviceapi/shared-pacer`
- * (the catalog tool imports this file).
+ * The shared pacer's old module name, kept only while the catalog tool imports it (`provider/catalog/run.ts`
+ * and `rate-limit-store.ts` import `../client/tools`): the pacer and its public face are `shared-pacer.ts`
+ * (`pulumi-serviceapi/shared-pacer`). Delete this file once those two imports name `../client/shared-pacer`.
  */
-export {
-  startSharedPacer,
-  type PaceState,
-  type PaceStore,
-  type SharedPacer,
-  type SharedPacerOptions,
-  type SharedPacerStats,
-  type StoredPacerStats,
-} from "./shared-pacer";
+export * from "./shared-pacer";

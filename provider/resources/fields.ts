@@ -1,9 +1,8 @@
 /**
  * A resource's fields as data: one table per resource drives its preview checks (`checks.ts`),
- * how its inputs are read back from the engine's values (`stored-state.ts`), the default diff
- * (`with-defaults.ts`), the plugin's schema (`plugin/schema.ts`) and the reference in
- * docs/resources.md (kept in step by `test/engine/plugin-schema.test.ts`), so none can say
- * something different.
+ * how its inputs are read back from the engine's values (`stored-state.ts`), the plugin's schema
+ * (`plugin/schema.ts`) and the reference in docs/resources.md (kept in step by
+ * `test/engine/plugin-schema.test.ts`), so none can say something different.
  */
 import { z } from "zod";
 

@@ -108,15 +108,20 @@ export interface ReadResult<Outputs> {
  * What each operation may leave for a later one of the same command is listed in `ledger.ts`.
  */
 export interface Lifecycle<I extends object, O extends object> {
-  /** The resource's field table: its type name, its checks, how its inputs are decoded, the default diff. */
+  /** The resource's field table: its type name, its checks, how its inputs are decoded. */
   readonly fields: ResourceFields<I>;
   /**
    * Problems only a read can show (the table's own checks ran already and passed), each naming the
    * field: a failed check stops the preview before any write.
    */
   check?(ctx: ProviderContext, req: CheckRequest<I>): Promise<CheckFailure[]>;
-  /** What an update would change, and what forces a replacement. Sends nothing but a read to preview an adoption. */
-  diff?(ctx: ProviderContext, req: DiffRequest<I, O>): Promise<DiffResult>;
+  /**
+   * What an update would change, and what forces a replacement. Sends nothing but a read to preview an adoption.
+   * Not left out: the alternative, "unknown" (`DIFF_UNKNOWN` on the wire, `{}` from a dynamic provider), lets the
+   * engine compare the inputs itself, and the engine knows nothing of `replaces`: a change that must replace the
+   * record would update it in place.
+   */
+  diff(ctx: ProviderContext, req: DiffRequest<I, O>): Promise<DiffResult>;
   create(ctx: ProviderContext, req: CreateRequest<I>): Promise<{ id: string; outs: O }>;
   /** The live record, and the inputs that match it (so a refresh names what drifted); `{}` when it is gone. */
   read?(ctx: ProviderContext, req: ReadRequest<O>): Promise<ReadResult<O>>;

@@ -11,7 +11,7 @@ import { requireId } from "./omitted-id";
 import { z } from "zod";
 import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
 import { isUnknown } from "./checks";
-import { propertyNames, type ResourceFields } from "./fields";
+import type { ResourceFields } from "./fields";
 import { UserError, isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { announceDiff, label } from "./messages";
@@ -96,8 +96,6 @@ export const SITE_FIELDS: ResourceFields<SiteInputs> = {
 };
 
 const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs & keyof SiteOutputs)[];
-/** Every property of the resource, for the resource class. */
-export const SITE_OUTPUTS = propertyNames(SITE_FIELDS);
 
 /** A site of the project's listing (shared per command by the context). A failed listing is dropped so the next call tries again. */
 async function findSite(

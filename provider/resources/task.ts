@@ -9,7 +9,7 @@ import { CreateTaskBody, uuid } from "../contract/schemas";
 import { nextRun } from "../contract/rrule";
 import { requireId } from "./omitted-id";
 import { UNKNOWN } from "./checks";
-import { propertyNames, type ResourceFields } from "./fields";
+import type { ResourceFields } from "./fields";
 import { PartialFailure, UserError } from "./errors";
 import { label, logCreated } from "./messages";
 import type { Stored } from "./stored-state";
@@ -103,8 +103,6 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
 const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
 /** Inputs sent to the service: every change to one of them makes a new task. */
 const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
-/** Every property of the resource, for the resource class. */
-export const TASK_OUTPUTS = propertyNames(TASK_FIELDS);
 
 /** The schedule, judged now, when a task will be created: an adopted task is not, so its schedule is not judged again. */
 async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {

@@ -9,7 +9,6 @@
  * | Left out | Default | Why |
  * |---|---|---|
  * | `check` | the table's checks only | they need no read |
- * | `diff` | every input whose value differs from the stored output of the same name; a change to a field the table marks `replaces` replaces | the alternative, "unknown" (`DIFF_UNKNOWN` on the wire, `{}` from a dynamic provider), lets the engine compare the inputs itself, and the engine knows nothing of `replaces`: a change that must replace the record would update it in place |
  * | `read` | the stored state, unchanged | nothing can be read (Task): refresh keeps what was stored |
  * | `update` | the stored outputs | nothing is sent |
  * | `remove` | nothing | the record is only forgotten |
@@ -18,8 +17,7 @@
 import { Failures, checkInputs } from "./checks";
 import type { ProviderContext } from "./context";
 import { UserError, adviseOnFailure } from "./errors";
-import type { ResourceFields } from "./fields";
-import type { CheckFailure, DiffRequest, DiffResult, Lifecycle, ReadResult, Values } from "./lifecycle";
+import type { CheckFailure, DiffResult, Lifecycle, ReadResult, Values } from "./lifecycle";
 import { inputCodec, withoutName } from "./stored-state";
 
 interface Named {
@@ -82,7 +80,7 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
         planning: ctx.ledger.wasChecked(type, name),
         secrets: secrets === undefined ? ctx.ledger.secretsOf(type, name) : new Set(secrets),
       };
-      return lifecycle.diff ? lifecycle.diff(ctx, request) : tableDiff(fields, request);
+      return lifecycle.diff(ctx, request);
     },
 
     create: adviseOnFailure("other", async (ctx: ProviderContext, { name, inputs }: Named & { inputs: object }) => {
@@ -115,13 +113,4 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
       return lifecycle.importRecord(ctx, { name, id, hint: hint as Values });
     }),
   };
-}
-
-/** The default diff: the table's inputs against the stored outputs of the same names; `null` and absent are equal. */
-function tableDiff<I extends object, O extends object>(fields: ResourceFields<I>, req: DiffRequest<I, O>): DiffResult {
-  const olds = req.olds as Values;
-  const news = req.news as Values;
-  const inputs = fields.inputs as ResourceFields["inputs"];
-  const changed = Object.keys(inputs).filter((key) => (news[key] ?? null) !== (olds[key] ?? null));
-  return { changes: changed.length > 0, replaces: changed.filter((key) => inputs[key]!.replaces === true), changed };
 }

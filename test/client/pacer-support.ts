@@ -4,7 +4,7 @@
  * closed when the test ends.
  */
 import { onTestFinished } from "vitest";
-import { startSharedPacer, type SharedPacer } from "../../provider/client/tools";
+import { startSharedPacer, type SharedPacer } from "../../provider/client/shared-pacer";
 import { ScaledClock, simulator } from "../helpers";
 
 /**

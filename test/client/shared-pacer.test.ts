@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import pkg from "../../package.json";
 import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
@@ -264,10 +265,16 @@ async function recordingProxy(target: string) {
 }
 
 describe("where the pacer's server is exported", () => {
-  it("not from the package's entry, which every user program loads; from the tools face (pulumi-serviceapi/shared-pacer)", async () => {
+  it("not from the package's entry, which every user program loads; as pulumi-serviceapi/shared-pacer, which is shared-pacer.ts", async () => {
     const entry = await import("../../provider");
     expect("startSharedPacer" in entry).toBe(false);
-    const tools = await import("../../provider/client/tools");
-    expect(typeof tools.startSharedPacer).toBe("function");
+    // The public subpath names the build of the file that holds the pacer, for every resolution (typesVersions: node10's).
+    expect(pkg.exports["./shared-pacer"]).toEqual({
+      types: "./dist/provider/client/shared-pacer.d.ts",
+      default: "./dist/provider/client/shared-pacer.js",
+    });
+    expect(pkg.typesVersions["*"]["shared-pacer"]).toEqual(["dist/provider/client/shared-pacer.d.ts"]);
+    const face = await import("../../provider/client/shared-pacer");
+    expect(typeof face.startSharedPacer).toBe("function");
   });
 });

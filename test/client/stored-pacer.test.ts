@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ServiceApiClient } from "../../provider/client";
-import type { PaceState, PaceStore } from "../../provider/client/tools";
+import type { PaceState, PaceStore } from "../../provider/client/shared-pacer";
 import type { Clock } from "../../provider/client/config";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { clientFor } from "../helpers";

@@ -201,6 +201,8 @@ const RULES: Record<string, RuleCases> = {
     allowed: [
       // Its neighbours: the package entry (the resources' classes), the client's index, the resources, the Automation API, its own files.
       ["provider/catalog/x.ts", 'import { Product, getProjectOutput } from "../index";\nimport { ServiceApiClient } from "../client";'],
+      // The shared pacer's face (not in the client's index, which user programs load), beside the client's internals refused above.
+      ["provider/catalog/x.ts", 'import { startSharedPacer, type PaceStore } from "../client/shared-pacer";'],
       [
         "provider/catalog/x.ts",
         'import { readSettings } from "../resources/settings";\nimport { productInputFailures } from "../resources/product";',

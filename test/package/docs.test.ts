@@ -2,12 +2,15 @@
  * The reference in docs/resources.md states the same limits and defaults as the code, so the two
  * cannot drift apart silently; and every link between the Markdown pages lands on a heading that
  * exists, so moving a section (README → docs/troubleshooting.md, say) leaves no dead anchor behind.
+ * The Markdown the simulator's package ships opens where it is installed too, without the repository.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LIMITS, NUMERIC_OPTIONS } from "../../provider";
 import { SETTINGS } from "../../provider/resources/settings";
+import { repository } from "../../package.json";
 
 const doc = readFileSync(join(__dirname, "..", "..", "docs", "resources.md"), "utf8");
 
@@ -141,6 +144,82 @@ describe("links between the Markdown pages", () => {
     ]);
     expect(deadLinks("docs/sdks.md", "[README](../README.md#install-the-plugin)")).toEqual([
       "docs/sdks.md: ../README.md#install-the-plugin (no heading #install-the-plugin in README.md)",
+    ]);
+  });
+});
+
+/** This repository on GitHub, from package.json's `repository`: `https://github.com/<owner>/<name>`. */
+const REPOSITORY = repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+/** The repository's files, as GitHub will have them: those git tracks, or would (not the ignored). */
+const TRACKED = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
+  .split("\n")
+  .filter((f) => f !== "");
+
+/** Whether `files` holds `path`: the file itself, or a folder with something in it. */
+function holds(files: readonly string[], path: string): boolean {
+  return files.includes(path) || files.some((f) => f.startsWith(`${path.replace(/\/$/, "")}/`));
+}
+
+/**
+ * Links of `page`, a Markdown file of a package that ships `packed` (the paths `npm pack` lists), that
+ * open either not where the package is installed or not on GitHub, as `page: target`: a relative link
+ * must land on what the package holds (the repository's other files are not installed with it), an
+ * anchor on a heading of the page, and a link into this repository (`<repository>/blob/main/<file>`,
+ * `…/tree/main/<folder>`) on a file or folder of it. Other addresses are the web's, not checked.
+ */
+function linksOutsidePackage(page: string, markdown: string, packed: readonly string[]): string[] {
+  const dead: string[] = [];
+  for (const line of prose(markdown))
+    for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const [path, anchor] = target!.split("#") as [string, string | undefined];
+      const inRepository = path.startsWith(`${REPOSITORY}/`) ? path.slice(REPOSITORY.length + 1) : "";
+      const [, kind, file = ""] = /^(blob|tree)\/main\/(.+)$/.exec(inRepository) ?? [];
+      if (path === "") {
+        if (!anchors(markdown).has(anchor!)) dead.push(`${page}: ${target} (no heading #${anchor} in ${page})`);
+      } else if (kind !== undefined) {
+        if (kind === "blob" ? !TRACKED.includes(file) : !holds(TRACKED, file))
+          dead.push(`${page}: ${target} (no ${file} in the repository)`);
+      } else if (!/^[a-z]+:/i.test(path)) {
+        const inPackage = normalize(join(dirname(page), path));
+        if (!holds(packed, inPackage)) dead.push(`${page}: ${target} (${inPackage} is not in the package)`);
+      }
+    }
+  return dead;
+}
+
+describe("links in the Markdown a package ships", () => {
+  /** The paths `npm pack` puts in the simulator's package: a dry run, which writes nothing (dist/ as it is now, or absent). */
+  function simulatorPacked(): string[] {
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "-w", "pulumi-serviceapi-simulator"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const [info] = JSON.parse(out) as { files: { path: string }[] }[];
+    return info!.files.map((f) => f.path);
+  }
+
+  it("open from the simulator's installed package as on GitHub: it ships its README, none of the repository's docs", () => {
+    const packed = simulatorPacked();
+    const pages = packed.filter((f) => f.endsWith(".md"));
+    expect(pages).toContain("README.md");
+    const dead = pages.flatMap((page) => linksOutsidePackage(page, readFileSync(join(ROOT, "simulator", page), "utf8"), packed));
+    expect(dead).toEqual([]);
+  });
+
+  it("are checked: a link to what the package leaves out, to no file of the repository, or to no heading is found", () => {
+    const readme = [
+      "## Run it",
+      "[spec](../docs/service-api.md), [options](index.ts), [built](dist/simulator/index.js), [folder](dist/)",
+      `[spec](${REPOSITORY}/blob/main/docs/service-api.md), [gone](${REPOSITORY}/blob/main/docs/no-such.md)`,
+      `[source](${REPOSITORY}/tree/main/simulator), [issues](${REPOSITORY}/issues), [node](https://nodejs.org/)`,
+      "[up](#run-it), [nowhere](#no-such-heading)",
+    ].join("\n");
+    expect(linksOutsidePackage("README.md", readme, ["README.md", "dist/simulator/index.js"])).toEqual([
+      "README.md: ../docs/service-api.md (../docs/service-api.md is not in the package)",
+      "README.md: index.ts (index.ts is not in the package)",
+      `README.md: ${REPOSITORY}/blob/main/docs/no-such.md (no docs/no-such.md in the repository)`,
+      "README.md: #no-such-heading (no heading #no-such-heading in README.md)",
     ]);
   });
 });

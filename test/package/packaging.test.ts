@@ -109,7 +109,7 @@ describe("the published package", () => {
     ["node10", "commonjs"],
     ["node16", "node16"],
   ] as const) {
-    it(`the package, its dynamic-provider subpaths (new and kept) and the simulator package resolve under moduleResolution ${resolution}`, () => {
+    it(`the package, its dynamic-provider subpaths (new and kept), its shared pacer and the simulator package resolve under moduleResolution ${resolution}`, () => {
       const consumer = join(work, `consumer-${resolution}`);
       for (const [name, file] of [
         ["pulumi-serviceapi", tarball],
@@ -125,7 +125,9 @@ describe("the published package", () => {
           'import { ServiceApiClient, Product, getProjectOutput, type ProductRecord } from "pulumi-serviceapi";',
           'import * as dynamicProduct from "pulumi-serviceapi/dynamic/product";',
           'import * as keptForOldStacks from "pulumi-serviceapi/lifecycle/product";',
+          'import { startSharedPacer, type SharedPacer } from "pulumi-serviceapi/shared-pacer";',
           'import { startSimulator, type Simulator } from "pulumi-serviceapi-simulator";',
+          "export const pacer: Promise<SharedPacer> = startSharedPacer();",
           "export const made: Promise<Simulator> = startSimulator({ port: 0 });",
           "export const status = (p: ProductRecord): string => p.status;",
           "export const title = (p: Product) => p.title;",

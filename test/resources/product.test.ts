@@ -202,21 +202,6 @@ describe("diff", () => {
       `serviceapi: Product "pro" (id ${id}): \`pulumi up\` will send PATCH {title}.`,
     ]);
   });
-
-  it("the default diff (a lifecycle without one) compares the table's inputs with the state and replaces by the table", async () => {
-    const { ctx } = await harness();
-    const { diff: _own, ...rest } = lifecycle;
-    const tableOnly = withDefaults(rest);
-    const olds = { projectId: project, title: "T", slug: null, onDelete: "archive" };
-    expect(await tableOnly.diff(ctx, { name, id: MISSING, olds, news: { projectId: project, title: "T" } })).toEqual({
-      changes: true,
-      replaces: [],
-      changed: ["onDelete"],
-    });
-    expect(
-      await tableOnly.diff(ctx, { name, id: MISSING, olds, news: { projectId: DEFAULT_IDS.acmeDocs, title: "T2", onDelete: "archive" } }),
-    ).toEqual({ changes: true, replaces: ["projectId"], changed: ["projectId", "title"] });
-  });
 });
 
 describe("update, read, remove", () => {

@@ -17,7 +17,7 @@ import {
 } from "../../contract/schemas";
 import { Failures, checkInputs } from "../checks";
 import type { Secret } from "../secret-output";
-import { propertyNames, type InputField, type ResourceFields } from "../fields";
+import type { InputField, ResourceFields } from "../fields";
 import type { CheckFailure, Values } from "../lifecycle";
 import { DECLARED, declaredKeys, type Stored } from "../stored-state";
 import { UNCONFIRMED } from "../unconfirmed";
@@ -154,9 +154,6 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
     type: { type: "string", description: "The product type, set by the service." },
   },
 };
-
-/** Every property of the resource, for the resource class. */
-export const PRODUCT_OUTPUTS = propertyNames(PRODUCT_FIELDS);
 
 /** Fields where leaving the input out means "no value": removing one from the program sends `null` (the table's `nullable`). */
 export const NULLABLE: readonly ProductField[] = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable);

@@ -4,14 +4,7 @@
  * run itself, and the PATCH rule (its tests).
  */
 export { product } from "./lifecycle";
-export {
-  PRODUCT_FIELDS,
-  PRODUCT_OUTPUTS,
-  productInputFailures,
-  type ProductInputs,
-  type ProductOutputs,
-  type ProductOnDelete,
-} from "./fields";
+export { PRODUCT_FIELDS, productInputFailures, type ProductInputs, type ProductOutputs, type ProductOnDelete } from "./fields";
 export { buildProductPatch, driftedFields, productChanges, type FieldChange } from "./patch";
 export { RESTORE_STATUS, TAKEN_OVER, CREATED_HERE } from "./fields";
 export { UNCONFIRMED } from "../unconfirmed";

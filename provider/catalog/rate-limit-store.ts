@@ -17,7 +17,7 @@
 import type { Pool, PoolClient } from "pg";
 import { z } from "zod";
 import { describeFailure, openPostgresPool, postgresTarget, type PostgresTarget } from "../backend";
-import type { PaceState, PaceStore } from "../client/tools";
+import type { PaceState, PaceStore } from "../client/shared-pacer";
 import { CatalogError } from "./errors";
 
 export const RATE_LIMIT_STORE_ENV = "SERVICEAPI_RATE_LIMIT_STORE";

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { startSharedPacer } from "../client/tools";
+import { startSharedPacer } from "../client/shared-pacer";
 import { CREATED_JOURNAL_ENV } from "../resources/journal";
 import { TAKEN_OVER } from "../resources/product";
 import { ADOPTIONS_FILE_ENV, readAdoptions } from "../resources/product/adoption-file";

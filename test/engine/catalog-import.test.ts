@@ -10,6 +10,7 @@ import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import type { RunReport } from "../../provider/catalog/report";
 import { PRODUCT_FIELD_NAMES } from "../../provider/contract/schemas";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
 import { clientFor, simulator } from "../helpers";
@@ -126,18 +127,17 @@ describe("serviceapi-catalog import: existing products into the catalog", { time
       await client.updateProduct(changed, { status: "draft" });
       const preview = await user.tool(["preview", "--json"]);
       expect(preview.code).toBe(0);
-      type Line = { key: string; what?: string; fields: unknown[] };
-      const results = JSON.parse(preview.stdout).results as { adopts: Line[]; updates: Line[]; creates: Line[] }[];
+      const results = (JSON.parse(preview.stdout) as RunReport).results;
       const adopts = results.flatMap((r) => r.changes.filter((c) => c.op === "adopt"));
       expect(adopts).toHaveLength(200);
       expect(adopts.filter((a) => a.fields.length > 0)).toEqual([
-        { key: expect.any(String), what: `adopts ${changed}`, fields: [{ field: "status", from: "draft", to: "active" }] },
+        { key: expect.any(String), op: "adopt", adoptId: changed, fields: [{ field: "status", from: "draft", to: "active" }], reasons: [] },
       ]);
       expect(results.flatMap((r) => r.changes.filter((c) => c.op !== "adopt"))).toEqual([]);
       sim.clearRequests();
       const up = await user.tool(["up"]);
       expect(up.code).toBe(0);
-      expect(up.stdout).toContain(`(adopts ${changed})\n      status: "draft" → "active"\n`);
+      expect(up.stdout).toContain(`(adopted ${changed})\n      status: "draft" → "active"\n`);
       const writes = sim.requests().filter((r) => r.method === "POST" || (r.method === "PATCH" && JSON.stringify(r.body) !== "{}"));
       expect(writes.map((r) => [r.method, r.path, r.body])).toEqual([
         ["PATCH", `/api/v1/public/products/${changed}`, { status: "active" }],

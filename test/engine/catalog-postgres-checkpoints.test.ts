@@ -23,7 +23,7 @@ const TABLE = "checkpoints";
 const STACKS = FILES.map((f) => `catalog-${f}.all`);
 
 interface Report {
-  results: { stack: string; status: string; creates: unknown[]; updates: unknown[]; replaces: unknown[]; deletes: unknown[] }[];
+  results: { stack: string; status: string; changes: { op: string }[] }[];
 }
 
 describe("catalog checkpoints on PostgreSQL", { timeout: ENGINE_TIMEOUT_MS }, () => {

@@ -166,7 +166,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         ]);
         // The JSON report (a CI matrix's, for the PR comment) carries the same values.
         const json = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--json"]);
-        const results = JSON.parse(json.stdout).results as { stack: string; updates: { key: string; fields: unknown[] }[] }[];
+        const results = JSON.parse(json.stdout).results as { stack: string; changes: { key: string; fields: unknown[] }[] }[];
         expect(results.find((r) => r.stack === "catalog-a.all")!.changes.find((u) => u.key === "p08")!.fields).toEqual([
           { field: "title", from: "Product 8", to: "Product Eight" },
           { field: "description", from: "Set in the UI", to: null },

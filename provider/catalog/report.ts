@@ -24,8 +24,6 @@ export interface RunReport {
   stacks: number;
   /** What the run was limited to, for the heading ("changed since origin/main: 1 added, 1 changed"). */
   scope?: string;
-  /** Moves made before the stacks ran (splits, entries moved between files, the layout of 0.1), one line each. */
-  splits: string[];
   /** What a reviewer must see about the whole catalog. */
   notes?: Reason[];
   results: StackReport[];
@@ -126,7 +124,6 @@ export function formatReport(run: RunReport): string {
   const ran = run.results.filter((r) => r.status !== "skipped");
   const lines: string[] = [];
   lines.push(`serviceapi-catalog ${run.command}: ${ran.length} of ${run.stacks} stack(s)${run.scope ? ` (${run.scope})` : ""}`);
-  for (const split of run.splits) lines.push(`  ${split}`);
   for (const note of run.notes ?? []) lines.push(`  ! ${describeReason(note)}`);
   for (const r of [...run.results].sort((a, b) => (a.stack < b.stack ? -1 : 1))) {
     if (r.status === "skipped") {

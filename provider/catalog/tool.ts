@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { readSettings } from "../resources/settings";
 import type { CatalogChange } from "./catalog";
+import type { Reason } from "./changes";
 import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { readIdsFile } from "./ids-file";
@@ -202,9 +203,9 @@ export async function runStacks(
   }
   // The project listing checks the token once, before any stack: a refused token is one request, not one per stack.
   const projects = await resolveProjects(command === "destroy" ? new Map() : discovery.catalog, settings);
-  const splitLines: string[] = [];
-  // Progress on stderr as each move is made; the report lists them too.
-  if (command === "up" && options.stacks.length === 0) splitLines.push(...(await makeMoves(workspaces, plan, (line) => io.err(line))));
+  // Progress on stderr as each move is made; the report lists each product moved in the stack it reached (a `move` change).
+  if (command === "up" && options.stacks.length === 0) await makeMoves(workspaces, plan, (line) => io.err(line));
+  const removed: Reason[] = [];
   const { reports, rateLimit: sharing } = await runPlanned(
     plan,
     {
@@ -225,7 +226,7 @@ export async function runStacks(
   // Stacks the moves emptied and the layout no longer has (a stack that still held products ran above, and went then).
   if (command === "up" && options.stacks.length === 0) {
     for (const name of plan.retired.filter((n) => !plan.runs.some((r) => r.name === n))) {
-      if (await retire(workspaces, name)) splitLines.push(describeReason({ code: "stack-removed", stack: name }));
+      if (await retire(workspaces, name)) removed.push({ code: "stack-removed", stack: name });
     }
   }
   if (discovery.change !== undefined) markOutsideChange(reports, discovery.change);
@@ -234,8 +235,7 @@ export async function runStacks(
     command: command === "up" && options.refresh ? "up --refresh" : command,
     stacks: plan.target.stacks().length,
     scope: scope(options, discovery),
-    splits: splitLines,
-    notes: plan.notes,
+    notes: [...plan.notes, ...removed],
     results: reports,
     requests: projects.requests,
     next: command === "drift" ? nextAfterDrift(reports, options) : command === "refresh" ? nextAfterRefresh(reports) : undefined,
@@ -419,7 +419,6 @@ export function runReport(files: string[], io: Output): number {
     command: runs[0]!.command,
     stacks: Math.max(...runs.map((r) => r.stacks)),
     scope: runs[0]!.scope?.startsWith("--stack") ? undefined : runs[0]!.scope,
-    splits: runs.flatMap((r) => r.splits),
     notes: uniqueBy(
       runs.flatMap((r) => r.notes ?? []),
       (note) => JSON.stringify(note),

@@ -37,7 +37,6 @@ function reportFile(stacks: number, failed: number): { file: string; text: strin
     version: 2,
     command: "preview",
     stacks,
-    splits: [],
     requests: 1,
     results: Array.from({ length: stacks }, (_, n) => {
       const stack = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", 1, "f");

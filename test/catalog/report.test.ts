@@ -24,7 +24,6 @@ describe("formatReport", () => {
       command: "preview",
       stacks: 4,
       scope: "changed since origin/main: 2 added, 3 changed, 0 removed",
-      splits: [],
       results: [
         stack("catalog-plans.all", "preview", {
           products: 12,
@@ -73,7 +72,6 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "up",
       stacks: 3,
-      splits: [],
       results: [
         stack("catalog-a.1", "up", {
           products: 5,
@@ -123,7 +121,6 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "drift",
       stacks: 2,
-      splits: [],
       results: [
         stack("catalog-b.all", "drift", { products: 4, requests: 4, seconds: 0.4 }),
         stack("catalog-a.all", "drift", {
@@ -152,7 +149,6 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "up",
       stacks: 3,
-      splits: [],
       results: [
         stack("catalog-a.all", "up", {
           status: "blocked",
@@ -189,7 +185,6 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "up",
       stacks: 2,
-      splits: [],
       results: [
         stack("catalog-a.all", "up", { status: "skipped", products: 5 }),
         stack("catalog-b.all", "up", {
@@ -214,7 +209,6 @@ describe("formatReport", () => {
     const run: RunReport = {
       command: "up",
       stacks: 1,
-      splits: [],
       results: [
         stack("catalog-bulk.all", "up", {
           products: 25,
@@ -239,7 +233,7 @@ describe("formatReport", () => {
   const keys = Array.from({ length: 25 }, (_, i) => `p${String(i + 1).padStart(2, "0")}`);
   /** The lines of a preview of one stack. */
   const previewLines = (report: Partial<StackReport>) =>
-    formatReport({ command: "preview", stacks: 1, splits: [], results: [stack("catalog-a.all", "preview", report)] }).split("\n");
+    formatReport({ command: "preview", stacks: 1, results: [stack("catalog-a.all", "preview", report)] }).split("\n");
 
   it("lists at most 20 products per stack and kind, and counts the rest (the totals count them all)", () => {
     const lines = previewLines({ products: 47, changes: [...keys].reverse().map((key) => change("create", key)), requests: 1, seconds: 2 });

@@ -62,10 +62,10 @@ describe("serviceapi-catalog: the layout of 0.1 moves to stacks per file", { tim
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       expect(reportLines(preview.stdout)).toEqual([
         "serviceapi-catalog preview: 1 of 2 stack(s)",
-        "catalog-all (12 products): no changes; 0 request(s), N s",
-        "  ! addon-0, addon-1, addon-2, addon-3, addon-4 and 1 more (6) move to catalog-add-ons.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
-        "  ! plan-0, plan-1, plan-2, plan-3, plan-4 and 1 more (6) move to catalog-plans.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
-        "Total: 0 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+        "catalog-all (12 products): 12 to move; 0 request(s), N s",
+        "  > addon-0, addon-1, addon-2, addon-3, addon-4 and 1 more (6) move to catalog-add-ons.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
+        "  > plan-0, plan-1, plan-2, plan-3, plan-4 and 1 more (6) move to catalog-plans.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
+        "Total: 0 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove, 12 to move; 1 request(s) sent (the project listing included); 0 stack(s) failed",
       ]);
       expect(byRoute(sim)).toEqual({ [LISTING]: 1 });
     });
@@ -76,11 +76,12 @@ describe("serviceapi-catalog: the layout of 0.1 moves to stacks per file", { tim
       expect(up.code, up.stdout + up.stderr).toBe(0);
       expect(reportLines(up.stdout)).toEqual([
         "serviceapi-catalog up: 2 of 2 stack(s)",
-        "  moved 12 product(s) from catalog-all into catalog-add-ons.all (6), catalog-plans.all (6) with pulumi state move, no request to the service",
-        "  removed catalog-all: its products moved, and the layout no longer has it",
-        "catalog-add-ons.all (6 products): no changes; 0 request(s), N s",
-        "catalog-plans.all (6 products): no changes; 0 request(s), N s",
-        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 removed; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+        "  ! removed catalog-all: its products moved, and the layout no longer has it",
+        "catalog-add-ons.all (6 products): 6 moved; 0 request(s), N s",
+        "  > addon-0, addon-1, addon-2, addon-3, addon-4 and 1 more (6) moved from catalog-all to catalog-add-ons.all (their file's stack): pulumi state move, no request to the service",
+        "catalog-plans.all (6 products): 6 moved; 0 request(s), N s",
+        "  > plan-0, plan-1, plan-2, plan-3, plan-4 and 1 more (6) moved from catalog-all to catalog-plans.all (their file's stack): pulumi state move, no request to the service",
+        "Total: 0 created, 0 adopted, 0 updated, 0 replaced, 0 removed, 12 moved; 1 request(s) sent (the project listing included); 0 stack(s) failed",
       ]);
       expect(byRoute(sim)).toEqual({ [LISTING]: 1 });
       expect(user.stacks()).toEqual(["catalog-add-ons.all", "catalog-plans.all"]);

@@ -21,7 +21,6 @@ describe("serviceapi-catalog report", () => {
       version: 2,
       command: "preview",
       stacks: 4000,
-      splits: [],
       requests: 1,
       results: Array.from({ length: 2000 }, (_, i) => {
         const n = half * 2000 + i;

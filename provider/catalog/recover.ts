@@ -23,7 +23,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
-import { readJournal } from "../resources/journal";
+import { readCreated } from "../resources/tool-protocol";
 import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
 import type { LockHolder, Reason } from "./changes";
@@ -233,7 +233,7 @@ function knownIds(options: RecoverOptions): KnownIds {
       continue;
     }
     for (const file of files)
-      for (const e of readJournal(readFileSync(join(dir, file), "utf8"))) add(file.slice(0, -".jsonl".length), e.name, e.id);
+      for (const e of readCreated(readFileSync(join(dir, file), "utf8"))) add(file.slice(0, -".jsonl".length), e.name, e.id);
   }
   for (const log of options.logs) {
     let text: string;

@@ -10,10 +10,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startSharedPacer } from "../client/shared-pacer";
-import { CREATED_JOURNAL_ENV } from "../resources/journal";
 import { TAKEN_OVER } from "../resources/product";
-import { ADOPTIONS_FILE_ENV, readAdoptions } from "../resources/product/adoption-file";
-import { OTHER_STACKS_INDEX_ENV } from "../resources/product/other-stacks";
+import { otherStacksText, readAdoptions, TOOL_ENV, type Manager } from "../resources/tool-protocol";
 import type { ProductChange } from "./changes";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
@@ -127,23 +125,25 @@ export async function runPlanned(
         const run = runs.get(report.stack)!;
         const spaces = run.exists || options.command === "up" ? workspaces : scratchSpaces;
         if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
-        const env: Record<string, string> = { SERVICEAPI_SHARED_PACER_URL: pacer.urlFor(report.stack) };
+        // What this stack's provider processes are handed (the protocol between the tool and them: resources/tool-protocol.ts).
+        const env: Record<string, string> = { [TOOL_ENV.sharedPacer]: pacer.urlFor(report.stack) };
         // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
         // …and each adoption's provider writes what it will change, for the report (adoption-file.ts says why).
         const adoptions = run.products.some((p) => p.entry.adoptId !== undefined)
           ? join(options.workDir, "adoptions", options.command, `${report.stack}.jsonl`)
           : undefined;
         if (adoptions !== undefined) {
-          env[OTHER_STACKS_INDEX_ENV] = writeOtherStacks(plan, report.stack, options.workDir);
+          env[TOOL_ENV.otherStacks] = writeOtherStacks(plan, report.stack, options.workDir);
           mkdirSync(dirname(adoptions), { recursive: true });
           writeFileSync(adoptions, "");
-          env[ADOPTIONS_FILE_ENV] = adoptions;
+          env[TOOL_ENV.adoptions] = adoptions;
         }
         if (options.command === "up") {
           // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
           mkdirSync(journalDir(options.workDir), { recursive: true });
-          env[CREATED_JOURNAL_ENV] = join(journalDir(options.workDir), `${report.stack}.jsonl`);
-          writeFileSync(env[CREATED_JOURNAL_ENV], "");
+          const journal = join(journalDir(options.workDir), `${report.stack}.jsonl`);
+          writeFileSync(journal, "");
+          env[TOOL_ENV.createdJournal] = journal;
         }
         try {
           const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
@@ -195,7 +195,7 @@ export async function runPlanned(
  * catalog's other stacks — for one stack's providers (`SERVICEAPI_OTHER_STACKS_INDEX`).
  */
 function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
-  const index: Record<string, { stack: string; name: string }[]> = {};
+  const index: Record<string, Manager[]> = {};
   for (const [id, list] of plan.discovery.elsewhere) index[id] = [...list];
   for (const facts of plan.discovery.stacks.values()) {
     if (facts.name === own) continue;
@@ -207,7 +207,7 @@ function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
   }
   const file = join(workDir, "other-stacks", `${own}.json`);
   mkdirSync(join(workDir, "other-stacks"), { recursive: true });
-  writeFileSync(file, JSON.stringify(index));
+  writeFileSync(file, otherStacksText(index));
   return file;
 }
 

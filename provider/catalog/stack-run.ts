@@ -94,7 +94,8 @@ export async function runOnStack(stack: Stack, report: StackReport, options: Run
   const write = (text: string) => {
     if (log !== undefined) appendFileSync(log, text);
   };
-  const onEvent = (event: EngineEvent) => record(report, event, options);
+  const engineErrors: { urn?: string; text: string }[] = [];
+  const onEvent = (event: EngineEvent) => record(report, event, options, engineErrors);
   const common = { onEvent, onOutput: write, onError: write, signal: options.signal };
   try {
     switch (report.command) {
@@ -126,8 +127,10 @@ export async function runOnStack(stack: Stack, report: StackReport, options: Run
   } catch (error) {
     report.status = options.signal.aborted ? "cancelled" : "failed";
     // The engine's own diagnostics say what went wrong; the CLI's message is the fallback.
+    report.errors.push(...errorLines(engineErrors));
     if (report.errors.length === 0) report.errors.push(...meaningfulLines(error));
   }
+  if (report.errors.length === 0) report.errors.push(...errorLines(engineErrors));
   if (report.errors.length > 0 && report.status === "ok") report.status = "failed";
   report.seconds = Math.round(performance.now() - started) / 1000;
   return report;
@@ -135,7 +138,7 @@ export async function runOnStack(stack: Stack, report: StackReport, options: Run
 
 type Outputs = Record<string, unknown>;
 
-function record(report: StackReport, event: EngineEvent, options: RunStackOptions): void {
+function record(report: StackReport, event: EngineEvent, options: RunStackOptions, engineErrors: { urn?: string; text: string }[]): void {
   const step = event.resOutputsEvent?.metadata;
   if (step !== undefined && isProduct(step)) {
     const change = changeOf(report.command, step, options);
@@ -143,14 +146,17 @@ function record(report: StackReport, event: EngineEvent, options: RunStackOption
     if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id);
   }
   const diagnostic = event.diagnosticEvent;
-  if (diagnostic?.severity === "error") {
-    const text = diagnostic.message.trim();
-    // Pulumi's closing "update failed" repeats what the resources said.
-    if (!/^(update|preview|destroy|refresh) failed$/.test(text)) {
-      const key = diagnostic.urn?.split("::").pop();
-      report.errors.push(key !== undefined && key !== "" ? `${key}: ${firstLines(text)}` : firstLines(text));
-    }
-  }
+  if (diagnostic?.severity === "error") engineErrors.push({ urn: diagnostic.urn || undefined, text: firstLines(diagnostic.message) });
+}
+
+/**
+ * The engine's error diagnostics as report lines, by key. Those a resource raised name it (their
+ * URN); the engine's own closing one ("update failed") names none and only repeats them, so it is
+ * shown only when no resource said anything — told apart by that structure, not by its words.
+ */
+function errorLines(errors: { urn?: string; text: string }[]): string[] {
+  const byResource = errors.filter((e) => e.urn !== undefined);
+  return (byResource.length > 0 ? byResource : errors).map((e) => (e.urn !== undefined ? `${e.urn.split("::").pop()}: ${e.text}` : e.text));
 }
 
 function isProduct(step: StepEventMetadata): boolean {
@@ -280,19 +286,19 @@ function firstLines(text: string): string {
 }
 
 /**
- * The lines of a failed CLI run worth a report: its error lines, not the command line or the captured
- * streams' headers. The Automation API words most failures as `code: -2` first (execa threw on the exit
- * code), the CLI's own `error:` lines after it; the first line alone says nothing.
+ * What a failed `pulumi` command said, for a report: the CLI's own stderr (the Automation API keeps
+ * it on the error it throws, as the command's result), its last lines as they are — the CLI ends with
+ * its error — and everything in the stack's log. No line is picked by its words.
  */
 export function meaningfulLines(error: unknown): string[] {
+  const result = (error as { commandResult?: { stderr?: unknown } } | undefined)?.commandResult;
+  const text =
+    typeof result?.stderr === "string" && result.stderr.trim() !== "" ? result.stderr : String((error as Error)?.message ?? error);
   // The CLI names a PostgreSQL backend by its URL, password included ("unable to open bucket postgres://…"):
   // a report is pasted into pull requests and kept as a CI artifact.
-  const text = maskText(String((error as Error)?.message ?? error), []);
-  const lines = text
+  const lines = maskText(text, [])
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line !== "" && !/^(code|stdout|stderr|commandResult|err\?):/.test(line));
-  // The same error line comes twice when execa's message repeats the CLI's stderr.
-  const errors = [...new Set(lines.filter((line) => line.startsWith("error:")))];
-  return [(errors.length > 0 ? errors.slice(0, 2) : lines.slice(-1)).join(" ") || "the command failed"];
+    .filter((line) => line !== "");
+  return [lines.at(-1) ?? "the command failed"];
 }

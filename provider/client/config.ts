@@ -151,6 +151,9 @@ type NumericOption = keyof typeof NUMERIC_OPTIONS;
 /** Shorter tokens are refused: redacting a one-letter token would corrupt every message it appears in. */
 export const MIN_TOKEN_LENGTH = 8;
 
+/** The environment variable a shared rate-limit pacer's URL is handed to every process in (a tool's protocol: `resources/tool-protocol.ts`). */
+export const SHARED_PACER_URL_ENV = "SERVICEAPI_SHARED_PACER_URL";
+
 export function resolveConfig(options: ClientOptions, fallbackEnv: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const env = options.env ?? fallbackEnv;
   const labels = { ...options.optionLabels };
@@ -167,8 +170,8 @@ export function resolveConfig(options: ClientOptions, fallbackEnv: NodeJS.Proces
   const publicText = options.publicBaseUrl ?? env.SERVICEAPI_PUBLIC_BASE_URL;
   const publicBaseUrl = publicText ? checkBaseUrl(label("publicBaseUrl"), publicText) : baseUrl;
   const n = (name: NumericOption) => checkNumber(name, options[name], label(name));
-  const pacerText = options.sharedPacerUrl ?? env.SERVICEAPI_SHARED_PACER_URL;
-  const pacerSetting = options.sharedPacerUrl === undefined ? "SERVICEAPI_SHARED_PACER_URL" : label("sharedPacerUrl");
+  const pacerText = options.sharedPacerUrl ?? env[SHARED_PACER_URL_ENV];
+  const pacerSetting = options.sharedPacerUrl === undefined ? SHARED_PACER_URL_ENV : label("sharedPacerUrl");
   return {
     token,
     baseUrl,

@@ -11,6 +11,7 @@ export {
   SYSTEM_CLOCK,
   NUMERIC_OPTIONS,
   MIN_TOKEN_LENGTH,
+  SHARED_PACER_URL_ENV,
   checkClientOptions,
   checkNumber as checkNumericOption,
 } from "./config";

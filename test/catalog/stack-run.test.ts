@@ -226,22 +226,23 @@ describe("from the engine's events to the report", () => {
 });
 
 describe("a failed CLI run's line in the report", () => {
-  // As the Automation API throws it when the CLI exits non-zero (execa's message inside "stderr:"):
-  // the first line says nothing, the CLI's error line says it twice, and names the backend with its password.
-  const cliError = new Error(
-    [
-      "code: -2",
-      " stdout: ",
-      " stderr: Command failed with exit code 255: pulumi stack select --stack catalog-a.all --non-interactive",
-      "error: unable to open bucket postgres://pulumi:s3cret@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
-      " err?: Error: Command failed with exit code 255: pulumi stack select --stack catalog-a.all --non-interactive",
-      "error: unable to open bucket postgres://pulumi:s3cret@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
-    ].join("\n"),
-  );
+  // As the Automation API throws it when the CLI exits non-zero: its message starts "code: -2" (execa
+  // threw on the exit code) and says nothing; the command's result keeps the CLI's stderr, which ends with
+  // its error — here naming the backend with its password.
+  const stderr =
+    "Command failed with exit code 255: pulumi stack select --stack catalog-a.all --non-interactive\n" +
+    "error: unable to open bucket postgres://pulumi:s3cret@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)\n";
+  const cliError = Object.assign(new Error(`code: -2\n stdout: \n stderr: ${stderr}\n err?: Error: Command failed`), {
+    commandResult: { stdout: "", stderr, code: -2 },
+  });
 
-  it("is the CLI's error line, once, with the URL's password masked", () => {
+  it("is the CLI's last stderr line, with the URL's password masked", () => {
     expect(meaningfulLines(cliError)).toEqual([
       "error: unable to open bucket postgres://pulumi:****@127.0.0.1:5432/pulumi?table=t: failed to create table t: pq: duplicate key (23505)",
     ]);
+  });
+
+  it("an error without a command's result: its message's last line", () => {
+    expect(meaningfulLines(new Error("select failed\nthe backend is gone"))).toEqual(["the backend is gone"]);
   });
 });

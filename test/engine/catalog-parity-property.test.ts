@@ -36,7 +36,11 @@ type Edit =
 const key = fc.constantFrom(...KEYS);
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant("title" as const), key, value: fc.constantFrom("Title one", "Title two") }),
-  fc.record({ kind: fc.constant("status" as const), key, value: fc.constantFrom("draft" as const, "active" as const, "archived" as const) }),
+  fc.record({
+    kind: fc.constant("status" as const),
+    key,
+    value: fc.constantFrom("draft" as const, "active" as const, "archived" as const),
+  }),
   fc.record({ kind: fc.constant("description" as const), key, value: fc.constantFrom(null, "one", "two") }),
   fc.record({ kind: fc.constant("remove" as const), key }),
   fc.record({ kind: fc.constant("add" as const), key }),

@@ -14,7 +14,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeReason } from "../../provider/catalog/report";
-import { journalCreate, readJournal } from "../../provider/resources/journal";
+import { journalCreate } from "../../provider/resources/journal";
+import { readCreated, TOOL_ENV } from "../../provider/resources/tool-protocol";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
@@ -123,7 +124,7 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
         // provider writes (the same function) for one in-flight product the service did create.
         const live = byTitle(sim);
         const journalFile = join(user.repo, ".serviceapi-catalog", "journal", `${BULK}.jsonl`);
-        const journaled = new Map(readJournal(existsSync(journalFile) ? readFileSync(journalFile, "utf8") : "").map((e) => [e.name, e.id]));
+        const journaled = new Map(readCreated(existsSync(journalFile) ? readFileSync(journalFile, "utf8") : "").map((e) => [e.name, e.id]));
         const known = new Map<string, string>();
         for (const { key, id } of await user.pendingIds(BULK)) {
           const recorded = id ?? journaled.get(key);
@@ -133,7 +134,7 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
           const key = inFlight.find((k) => live.get(titles.get(k)!)?.length === 1)!;
           const id = live.get(titles.get(key)!)![0]!;
           expect(
-            journalCreate({ type: "Product", name: key, id, at: new Date().toISOString() }, { SERVICEAPI_CREATED_JOURNAL: journalFile }),
+            journalCreate({ type: "Product", name: key, id, at: new Date().toISOString() }, { [TOOL_ENV.createdJournal]: journalFile }),
           ).toEqual({ written: true });
           known.set(key, id);
         }

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { OTHER_STACKS_INDEX_ENV } from "../../provider/resources/product/other-stacks";
+import { otherStacksText, TOOL_ENV } from "../../provider/resources/tool-protocol";
 import { ProviderContext, type Severity } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import type { Simulator } from "pulumi-serviceapi-simulator";
@@ -41,7 +41,7 @@ export async function harness(config: Record<string, string> = {}, existing?: Si
 /** An environment whose `SERVICEAPI_OTHER_STACKS_INDEX` names an empty index (written once per test file), `more` added. */
 export function noOtherStacks(more: Record<string, string> = {}): NodeJS.ProcessEnv {
   emptyIndex ??= join(mkdtempSync(join(tmpdir(), "serviceapi-index-")), "other-stacks.json");
-  writeFileSync(emptyIndex, "{}");
-  return { [OTHER_STACKS_INDEX_ENV]: emptyIndex, ...more };
+  writeFileSync(emptyIndex, otherStacksText({}));
+  return { [TOOL_ENV.otherStacks]: emptyIndex, ...more };
 }
 let emptyIndex: string | undefined;

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { product } from "../../provider/resources/product";
-import { OTHER_STACKS_INDEX_ENV, isOwn, readOtherStacks, type OtherStacksIndex } from "../../provider/resources/product/other-stacks";
+import { isOwn, readOtherStacks } from "../../provider/resources/product/other-stacks";
+import { otherStacksText, TOOL_ENV, type Manager } from "../../provider/resources/tool-protocol";
 import { readSettings } from "../../provider/resources/settings";
 import { withDefaults } from "../../provider/resources/with-defaults";
 import { ProviderContext } from "../../provider/resources/context";
@@ -22,9 +23,10 @@ import { harness } from "./harness";
 const project = DEFAULT_IDS.acmeWeb;
 const { check, create, importRecord } = withDefaults(product);
 
-function indexFile(index: OtherStacksIndex | string): string {
+/** An index file as the catalog tool writes it (`tool-protocol.ts`), or any text. */
+function indexFile(index: Record<string, Manager[]> | string): string {
   const file = join(mkdtempSync(join(tmpdir(), "serviceapi-index-")), "other-stacks.json");
-  writeFileSync(file, typeof index === "string" ? index : JSON.stringify(index));
+  writeFileSync(file, typeof index === "string" ? index : otherStacksText(index));
   return file;
 }
 
@@ -33,7 +35,7 @@ function command(sim: Simulator, index: string, settings: Record<string, string>
   const messages: string[] = [];
   const ctx = new ProviderContext({
     sink: (severity, message) => messages.push(`${severity}: ${message}`),
-    env: { [OTHER_STACKS_INDEX_ENV]: index, ...env },
+    env: { [TOOL_ENV.otherStacks]: index, ...env },
     urn: () => "urn:pulumi:team2::shop::serviceapi:index:Product::pro-plan",
   });
   const all: Record<string, string> = { token: sim.token, baseUrl: sim.url, ...settings };
@@ -146,7 +148,8 @@ describe("an adoption of a product another stack manages", () => {
     const { sim, id } = await setUp();
     for (const [file, why] of [
       ["/nonexistent/other-stacks.json", "which cannot be read: ENOENT: no such file or directory, open '/nonexistent/other-stacks.json'"],
-      [indexFile('{"x": "not a list"}'), "which is not an index of product ids to stacks"],
+      [indexFile('{"v": 1, "products": {"x": "not a list"}}'), "which is not an index of product ids to stacks"],
+      [indexFile('{"v": 2, "products": {}}'), "which is of version 2 (this provider reads 1)"],
     ]) {
       const { ctx, messages } = command(sim, file!);
       const news = { projectId: project, title: "Pro plan", adoptId: id };

@@ -10,8 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { UNKNOWN } from "../../provider/resources/checks";
 import { NotFoundError } from "../../provider/client";
 import { PartialFailure } from "../../provider/resources/errors";
-import { CREATED_JOURNAL_ENV, readJournal } from "../../provider/resources/journal";
-import { ADOPTIONS_FILE_ENV, readAdoptions } from "../../provider/resources/product/adoption-file";
+import { readAdoptions, readCreated, TOOL_ENV } from "../../provider/resources/tool-protocol";
 import {
   buildProductPatch,
   product as lifecycle,
@@ -98,16 +97,16 @@ describe("create", () => {
     const dir = mkdtempSync(join(tmpdir(), "journal-"));
     try {
       const journal = join(dir, "stack.jsonl");
-      vi.stubEnv(CREATED_JOURNAL_ENV, journal);
+      vi.stubEnv(TOOL_ENV.createdJournal, journal);
       const first = await harness();
       const { id } = await product.create(first.ctx, { name, inputs });
       expect(first.messages).toEqual([]);
-      expect(readJournal(readFileSync(journal, "utf8")).map(({ type, name, id }) => ({ type, name, id }))).toEqual([
+      expect(readCreated(readFileSync(journal, "utf8")).map(({ type, name, id }) => ({ type, name, id }))).toEqual([
         { type: "Product", name, id },
       ]);
 
       const unwritable = join(dir, "gone", "stack.jsonl");
-      vi.stubEnv(CREATED_JOURNAL_ENV, unwritable);
+      vi.stubEnv(TOOL_ENV.createdJournal, unwritable);
       const second = await harness();
       const made = await product.create(second.ctx, { name: "team", inputs: { ...inputs, slug: "team" } });
       expect(second.messages).toEqual([
@@ -309,7 +308,7 @@ describe("adoption", () => {
     const dir = mkdtempSync(join(tmpdir(), "adoptions-"));
     try {
       const file = join(dir, "stack.jsonl");
-      vi.stubEnv(ADOPTIONS_FILE_ENV, file);
+      vi.stubEnv(TOOL_ENV.adoptions, file);
       for (const [name, secrets] of [
         ["plain", []],
         ["secret", ["title"]],
@@ -323,8 +322,8 @@ describe("adoption", () => {
         });
       }
       expect([...readAdoptions(readFileSync(file, "utf8")).values()]).toEqual([
-        { name: "plain", id, fields: [{ field: "title", from: "Old", to: "New" }] },
-        { name: "secret", id, fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
+        { v: 1, name: "plain", id, fields: [{ field: "title", from: "Old", to: "New" }] },
+        { v: 1, name: "secret", id, fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
       ]);
     } finally {
       vi.unstubAllEnvs();

@@ -3,35 +3,20 @@
  * (`managed-elsewhere.ts`) asks before a stack takes a product over. Read once per provider process
  * (the context's memo), and only when the command adopts or imports one: every stack of the backend
  * but the provider's own, each one's state once — a `file://` or `postgres://` backend directly,
- * any other through `pulumi stack export` per stack (`provider/backend`) — or, when
- * `SERVICEAPI_OTHER_STACKS_INDEX` names a file, that file instead: the catalog tool has read every
- * stack already, and writes it so that its many stacks' providers read no backend.
+ * any other through `pulumi stack export` per stack (`provider/backend`) — or, when the tool names an
+ * index (`SERVICEAPI_OTHER_STACKS_INDEX`, `tool-protocol.ts`), that file instead: the catalog tool has
+ * read every stack already, and writes it so that its many stacks' providers read no backend.
  *
  * Which backend: `PULUMI_BACKEND_URL` when the CLI was given one (it passes its environment to the
  * provider), else the one `pulumi whoami` names — the backend the command itself runs on.
  */
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
 import type { StackRef, StackState, StateBackend } from "../../backend";
 import type { OwnStack, ProviderContext } from "../context";
+import { parseOtherStacks, TOOL_ENV, type Manager } from "../tool-protocol";
 import { recordedProductId } from "./recorded";
 
-/** The environment variable naming an index of the other stacks' products, read instead of the backend (the catalog tool sets it). */
-export const OTHER_STACKS_INDEX_ENV = "SERVICEAPI_OTHER_STACKS_INDEX";
-
-/** A stack that records a product, and the logical name its resource has there. */
-export interface Manager {
-  /** `organization/<project>/<stack>`, as `--stack` takes it. */
-  stack: string;
-  name: string;
-}
-
-/**
- * The index file: `{"<product id, lower case>": [{"stack": "organization/<project>/<stack>", "name": "<resource name there>"}], …}`,
- * every stack of the backend but the one whose providers read it.
- */
-export type OtherStacksIndex = Record<string, Manager[]>;
-const IndexSchema = z.record(z.string(), z.array(z.object({ stack: z.string(), name: z.string() })));
+export type { Manager } from "../tool-protocol";
 
 /** What the read found: the stacks recording each product, or why nothing could be read. */
 export type OtherStacks =
@@ -71,7 +56,7 @@ export async function readOtherStacks(
   via?: "cli",
 ): Promise<OtherStacks> {
   const started = performance.now();
-  const index = env[OTHER_STACKS_INDEX_ENV];
+  const index = env[TOOL_ENV.otherStacks];
   if (index) return readIndex(index, own, started);
   // Without its own name, this stack's own record of a product would read as another stack's.
   if (own === undefined) return { readable: false, why: "this provider could not tell which stack it runs for" };
@@ -117,18 +102,17 @@ export async function readOtherStacks(
 }
 
 async function readIndex(path: string, own: OwnStack | undefined, started: number): Promise<OtherStacks> {
-  let parsed: z.infer<typeof IndexSchema>;
+  let text: string;
   try {
-    const result = IndexSchema.safeParse(JSON.parse(await readFile(path, "utf8")));
-    if (!result.success)
-      return { readable: false, why: `${OTHER_STACKS_INDEX_ENV} names ${path}, which is not an index of product ids to stacks` };
-    parsed = result.data;
+    text = await readFile(path, "utf8");
   } catch (error) {
-    return { readable: false, why: `${OTHER_STACKS_INDEX_ENV} names ${path}, which cannot be read: ${messageOf(error)}` };
+    return { readable: false, why: `${TOOL_ENV.otherStacks} names ${path}, which cannot be read: ${messageOf(error)}` };
   }
+  const parsed = parseOtherStacks(text);
+  if ("problem" in parsed) return { readable: false, why: `${TOOL_ENV.otherStacks} names ${path}, ${parsed.problem}` };
   const managers = new Map<string, Manager[]>();
   const stacks = new Set<string>();
-  for (const [id, list] of Object.entries(parsed)) {
+  for (const [id, list] of Object.entries(parsed.index.products)) {
     for (const { stack, name } of list) {
       // The index leaves out the stack it is written for; one that does not is read the same way.
       if (own !== undefined && isOwn(refOf(stack), own)) continue;
@@ -141,7 +125,7 @@ async function readIndex(path: string, own: OwnStack | undefined, started: numbe
     managers: sorted(managers),
     unread: [],
     stacks: stacks.size,
-    source: `the index ${path} (${OTHER_STACKS_INDEX_ENV})`,
+    source: `the index ${path} (${TOOL_ENV.otherStacks})`,
     ms: Math.round(performance.now() - started),
   };
 }

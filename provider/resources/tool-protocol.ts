@@ -1,0 +1,115 @@
+/**
+ * The protocol between a tool that runs many stacks — the catalog, `serviceapi-catalog` — and the
+ * provider processes of those stacks, in one place: the environment variables the tool sets for a
+ * stack's `pulumi` commands, and the formats of the files they name, each written and read here only.
+ * Every record carries the protocol's version (`v`); a reader takes a record without one as version 1
+ * (a create journal left on a runner by an earlier release), and refuses a newer one by name.
+ *
+ * | Variable | Who writes the file | Who reads it | What |
+ * |---|---|---|---|
+ * | `SERVICEAPI_SHARED_PACER_URL` | (a URL, not a file) | the client | the run's shared rate-limit pacer (`client/shared-pacer.ts`) |
+ * | `SERVICEAPI_CREATED_JOURNAL` | the provider, one line per create, the moment its answer arrives | `recover` | each record created: a killed run's creates are taken in, never made twice |
+ * | `SERVICEAPI_ADOPTIONS_FILE` | the provider, one line per adoption previewed | the report | each adoption's fields, live → declared |
+ * | `SERVICEAPI_OTHER_STACKS_INDEX` | the tool, before the stack runs | the provider's adoption check | the products every other stack records |
+ */
+import { SHARED_PACER_URL_ENV } from "../client";
+import { appendJsonLine, readJsonLines } from "./json-lines";
+
+export const TOOL_PROTOCOL_VERSION = 1;
+
+/** The environment variables, by what they carry. */
+export const TOOL_ENV = {
+  sharedPacer: SHARED_PACER_URL_ENV,
+  createdJournal: "SERVICEAPI_CREATED_JOURNAL",
+  adoptions: "SERVICEAPI_ADOPTIONS_FILE",
+  otherStacks: "SERVICEAPI_OTHER_STACKS_INDEX",
+} as const;
+
+/** Whether a record is one this version reads (none given: version 1). */
+function readable(record: { v?: unknown }): boolean {
+  return record.v === undefined || record.v === TOOL_PROTOCOL_VERSION;
+}
+
+// The create journal.
+
+/** One line of the create journal. */
+export interface CreatedRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  type: string;
+  /** The resource's logical name (the catalog's key). */
+  name: string;
+  id: string;
+  /** The resource's URN, where the face knows it. */
+  urn?: string;
+  at: string;
+}
+
+/** Appends a create to `file`, synchronously (on disk before the create returns to the engine); a problem's text, or undefined. */
+export function appendCreated(file: string, record: Omit<CreatedRecord, "v">): string | undefined {
+  return appendJsonLine(file, { v: TOOL_PROTOCOL_VERSION, ...record });
+}
+
+/** The records of a journal's text; a line a kill cut short, or of a newer version, is not one. */
+export function readCreated(text: string): CreatedRecord[] {
+  return readJsonLines<CreatedRecord>(text, (r) => readable(r) && typeof r.name === "string" && typeof r.id === "string");
+}
+
+// The adoptions' fields.
+
+/** One adoption previewed: the resource's logical name (a catalog key), the product it adopts, and what `up` sends to it. */
+export interface AdoptionRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  name: string;
+  id: string;
+  fields: { field: string; from: unknown; to: unknown }[];
+}
+
+export function appendAdoption(file: string, record: Omit<AdoptionRecord, "v">): string | undefined {
+  return appendJsonLine(file, { v: TOOL_PROTOCOL_VERSION, ...record });
+}
+
+/** The adoptions of a file's text, the last line of each name winning (the engine may preview one twice). */
+export function readAdoptions(text: string): Map<string, AdoptionRecord> {
+  const records = readJsonLines<AdoptionRecord>(text, (r) => readable(r) && typeof r.name === "string" && Array.isArray(r.fields));
+  return new Map(records.map((record) => [record.name, record]));
+}
+
+// The other stacks' products.
+
+/** A stack that records a product, and the logical name its resource has there. */
+export interface Manager {
+  /** `organization/<project>/<stack>`, as `--stack` takes it. */
+  stack: string;
+  name: string;
+}
+
+/** The index: every stack of the backend but the one whose providers read it, by product id (lower case). */
+export interface OtherStacksIndex {
+  v: typeof TOOL_PROTOCOL_VERSION;
+  products: Record<string, Manager[]>;
+}
+
+/** The index's text. */
+export function otherStacksText(products: Record<string, Manager[]>): string {
+  return JSON.stringify({ v: TOOL_PROTOCOL_VERSION, products } satisfies OtherStacksIndex);
+}
+
+/** The index of a file's text, or why it is not one. */
+export function parseOtherStacks(text: string): { index: OtherStacksIndex } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: "which is not JSON" };
+  }
+  const index = value as Partial<OtherStacksIndex> | null;
+  if (index === null || typeof index !== "object" || typeof index.products !== "object" || index.products === null)
+    return { problem: "which is not an index of product ids to stacks" };
+  if (index.v !== TOOL_PROTOCOL_VERSION)
+    return { problem: `which is of version ${String(index.v)} (this provider reads ${TOOL_PROTOCOL_VERSION})` };
+  for (const list of Object.values(index.products)) {
+    if (!Array.isArray(list) || !list.every((m) => typeof m?.stack === "string" && typeof m?.name === "string"))
+      return { problem: "which is not an index of product ids to stacks" };
+  }
+  return { index: index as OtherStacksIndex };
+}

@@ -454,6 +454,26 @@ describe("what destroy does with a product this stack did not create", () => {
     expect(messages.length).toBeGreaterThan(0);
   });
 
+  it("a give-back never makes the product more live: taken over on sale and archived here, it stays archived; the rest goes back", async () => {
+    const h = await harness();
+    const made = await h.ctx.client().createProduct({ projectId: project, title: "On sale", slug: "on-sale" });
+    await h.ctx.client().updateProduct(made.id, { status: "active" });
+    const { outs } = await product.create(h.ctx, {
+      name: "retired",
+      inputs: { projectId: project, title: "Retired", slug: "on-sale", status: "archived", adoptId: made.id },
+    });
+    const destroy = await harness({}, h.sim);
+    h.sim.clearRequests();
+    await product.remove(destroy.ctx, { name: "retired", id: made.id, state: opened(outs) });
+    // One read, and the title back; never `status: "active"`.
+    expect(destroy.bodies()).toEqual([{}, { title: "On sale" }]);
+    expect(destroy.messages.at(-1)!.message).toBe(
+      `serviceapi: Product "retired" (id ${made.id}): given back as found: sent PATCH {title} with the values it had when this stack took it over. ` +
+        "Its status stays archived, as this stack set it (it was active when taken over): removing a resource never makes a product more live.",
+    );
+    expect((await destroy.ctx.client().updateProduct(made.id, {})).status).toBe("archived");
+  });
+
   it("nothing changed: nothing read, nothing sent; a field changed since by someone else is left, with a warning", async () => {
     const h = await harness();
     const made = await h.ctx.client().createProduct({ projectId: project, title: "Same", slug: "same" });

@@ -172,13 +172,14 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
         "what this stack found would undo that change.",
     );
   }
+  // Said instead of "it is not archived", which a product left archived would contradict.
   const kept =
     keptStatus === undefined
-      ? ""
-      : ` Its status stays ${keptStatus.status} (it was ${keptStatus.found} when this stack took it over): removing a resource never makes a product more live.`;
+      ? ` ${NOT_ARCHIVED}`
+      : ` Its status stays ${keptStatus.status}, as this stack set it (it was ${keptStatus.found} when taken over): removing a resource never makes a product more live.`;
   const keys = Object.keys(body);
   if (keys.length === 0) {
-    ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them.${kept} ${NOT_ARCHIVED}`);
+    ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them.${kept}`);
     return;
   }
   try {
@@ -188,9 +189,7 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
     ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
     return;
   }
-  ctx.info(
-    `${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over.${kept} ${NOT_ARCHIVED}`,
-  );
+  ctx.info(`${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over.${kept}`);
 }
 
 function same(a: unknown, b: unknown): boolean {

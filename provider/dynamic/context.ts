@@ -7,6 +7,7 @@
 import * as log from "@pulumi/pulumi/log";
 import { parentCommand } from "../resources/command";
 import { ProviderContext } from "../resources/context";
+import { exitWithParent } from "../resources/parent-watch";
 
 export const context = new ProviderContext({
   sink: (severity, message) => void (severity === "info" ? log.info(message) : log.warn(message)),
@@ -27,4 +28,6 @@ if (/[\\/]cmd[\\/]dynamic-provider([\\/]index(\.js)?)?$/.test(process.argv[1] ??
     context.end();
     process.stdout.write("", () => process.stderr.write("", () => process.exit(0)));
   });
+  // A provider whose `pulumi` was killed would linger as an orphan (parent-watch.ts).
+  exitWithParent();
 }

@@ -6,6 +6,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { parentCommand } from "../resources/command";
 import { ProviderContext } from "../resources/context";
+import { exitWithParent } from "../resources/parent-watch";
 import { currentUrn, delivered, engineSink } from "./engine-log";
 import { ResourceProviderService, providerService } from "./server";
 
@@ -33,12 +34,8 @@ export async function main(args: string[]): Promise<void> {
     ctx.end();
     void delivered(2000).finally(() => process.exit(0));
   });
-  // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) has nobody left to
-  // serve and would linger as an orphan: it exits once its parent changes.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) process.exit(0);
-  }, 1000).unref();
+  // A plugin whose `pulumi` is gone (killed: a lost runner, a second Ctrl-C) would linger as an orphan.
+  exitWithParent();
 }
 
 /**

@@ -10,19 +10,12 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { createdInOutput, engineSuite, killedUp } from "./suite";
+import { createdInOutput, engineSuite, killedUp, yamlProducts } from "./suite";
 import { ENGINE_TIMEOUT_MS, wire, type Deployment } from "../../scripts/engine/driver";
 
 const project = DEFAULT_IDS.acmeDocs;
 
 /** A Pulumi YAML catalog of `count` products. */
-function yamlCatalog(count: number): string {
-  const resources = Array.from(
-    { length: count },
-    (_, i) => `  p${i}:\n    type: serviceapi:index:Product\n    properties:\n      projectId: ${project}\n      title: Kill plugin ${i}\n`,
-  ).join("");
-  return `name: killed\nruntime: yaml\nresources:\n${resources}`;
-}
 
 describe("a killed pulumi up through the plugin, recovered with pulumi import", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   const suite = engineSuite();
@@ -32,7 +25,7 @@ describe("a killed pulumi up through the plugin, recovered with pulumi import", 
   });
 
   it("every product made is named in the output; the recovery imports them by id and ends with 0 duplicates", async () => {
-    const engine = await suite.newStack({ yaml: yamlCatalog(20), plugin: true });
+    const engine = await suite.newStack({ yaml: yamlProducts(project, 20, "Kill plugin"), plugin: true });
     const output = await killedUp(engine, sim, 8);
 
     const named = createdInOutput(output);

@@ -99,3 +99,12 @@ export function productTitles(
     .map((p) => p.title)
     .sort();
 }
+
+/** A Pulumi YAML program of `count` products through the plugin, titled `<prefix> <n>`. */
+export function yamlProducts(project: string, count: number, prefix: string): string {
+  const resources = Array.from(
+    { length: count },
+    (_, i) => `  p${i}:\n    type: serviceapi:index:Product\n    properties:\n      projectId: ${project}\n      title: ${prefix} ${i}\n`,
+  ).join("");
+  return `name: ${prefix.toLowerCase().replace(/[^a-z0-9]+/g, "-")}\nruntime: yaml\nresources:\n${resources}`;
+}

@@ -9,7 +9,11 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+// Imported with the file, not in the test: loading the entry (and the Pulumi SDK under it) took over
+// the test's 20 s on a busy machine.
+import * as entry from "../../provider";
 import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client";
+import * as tools from "../../provider/client/tools";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
@@ -268,10 +272,8 @@ async function recordingProxy(target: string) {
 }
 
 describe("where the pacer's server is exported", () => {
-  it("not from the package's entry, which every user program loads; from the tools face (pulumi-serviceapi/shared-pacer)", async () => {
-    const entry = await import("../../provider");
+  it("not from the package's entry, which every user program loads; from the tools face (pulumi-serviceapi/shared-pacer)", () => {
     expect("startSharedPacer" in entry).toBe(false);
-    const tools = await import("../../provider/client/tools");
     expect(typeof tools.startSharedPacer).toBe("function");
   });
 });

@@ -42,25 +42,23 @@ run_pid=""
 # of their own), so that a run stopped half-way leaves none behind.
 marker="FLAKE_CHECK_RUN=$$-$RANDOM$RANDOM"
 
-# The PIDs of the processes carrying the marker: those a run started and that are still alive.
+# The PIDs of the processes carrying the marker: those a run started and that are still alive. One grep
+# reads every environment (NUL-separated entries, matched whole).
 marked() {
-  local dir
-  for dir in /proc/[0-9]*; do
-    if { tr '\0' '\n' <"$dir/environ"; } 2>/dev/null | grep -qxF "$marker"; then echo "${dir#/proc/}"; fi
-  done
+  grep -lzxF "$marker" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' || true
 }
 
 cleanup() {
+  local pid
+  for pid in "${burners[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${burners[@]}"; do wait "$pid" 2>/dev/null || true; done
+  burners=()
   # The run in progress is a session of its own (setsid below): its npm, vitest and vitest's workers go together.
   if [[ -n "$run_pid" ]]; then
     kill -TERM -- "-$run_pid" 2>/dev/null || true
     wait "$run_pid" 2>/dev/null || true
   fi
-  local pid
   for pid in $(marked); do kill -KILL "$pid" 2>/dev/null || true; done
-  for pid in "${burners[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${burners[@]}"; do wait "$pid" 2>/dev/null || true; done
-  burners=()
 }
 trap cleanup EXIT
 # A signal ends the script (after cleanup, through the EXIT trap) with the usual 128+N status.

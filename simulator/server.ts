@@ -163,7 +163,8 @@ async function applyFault(
   fault: Fault,
 ): Promise<FastifyReply | undefined> {
   if (fault.kind === "delay") {
-    await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    const ms = fault.delayMs ?? 0;
+    await (state.clock.sleep ? state.clock.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms)));
     return undefined;
   }
   if (fault.kind === "hang") {

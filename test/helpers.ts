@@ -1,11 +1,14 @@
-import { setTimeout as realSleep } from "node:timers/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { request } from "undici";
 import { afterAll, onTestFinished } from "vitest";
-import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type Clock, type LogEvent } from "../provider/client";
+import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../provider/client";
 import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField, type ProductSpecs } from "../provider/contract/schemas";
 import { startSimulator, type Simulator, type SimulatorOptions } from "pulumi-serviceapi-simulator";
 
+import { VirtualClock } from "./support/virtual-clock";
+
 export { rejectionOf, until } from "../scripts/engine/async";
+export { VirtualClock } from "./support/virtual-clock";
 
 /** Every nullable field of the contract's product table, as null: what a record holds for a field never set. */
 export const NULL_PRODUCT_FIELDS = Object.fromEntries(
@@ -22,6 +25,18 @@ export function productRecord(over: Record<string, unknown> = {}): Record<string
     PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].nullable ? null : PRODUCT_FIELD_SPECS[field].examples[0]]),
   );
   return { object: "product", id: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", type: "digital", ...fields, ...over };
+}
+
+/**
+ * A loopback port nothing listens on: one the system just handed out and took back. Never a fixed
+ * one such as 1: on a shared machine another user's server may be listening there (root may bind it).
+ */
+export async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Simulators started outside a test (in a `beforeAll`), for the file's tests. */
@@ -44,10 +59,15 @@ export async function simulator(options: SimulatorOptions = {}): Promise<Simulat
     // vitest refuses onTestFinished outside a test: this simulator serves the whole file.
     forFile.push(sim);
   }
+  // On a virtual clock, the simulator's time stands still while a request to it is unanswered.
+  if (options.clock instanceof VirtualClock) options.clock.watch(sim.url);
   return sim;
 }
 
-/** A client for `sim` with fast retries, closed after the test; its log events are collected in `events`. */
+/**
+ * A client for `sim` with fast retries, closed after the test; its log events are collected in `events`.
+ * On a `VirtualClock`, the clock's time stands still while a request to `sim` is unanswered.
+ */
 export function clientFor(sim: Simulator, options: ClientOptions = {}): { client: ServiceApiClient; events: LogEvent[] } {
   const events: LogEvent[] = [];
   const client = new ServiceApiClient({
@@ -61,6 +81,7 @@ export function clientFor(sim: Simulator, options: ClientOptions = {}): { client
   // Per test, not a module-level afterEach: under the unit tier's `isolate: false` this module is
   // loaded once per worker, and its hooks would belong to the first file only.
   onTestFinished(() => client.close());
+  if (options.clock instanceof VirtualClock) options.clock.watch(sim.url);
   return { client, events };
 }
 
@@ -123,31 +144,4 @@ export function configureRequest(values: Record<string, string>): {
       },
     },
   };
-}
-
-/**
- * The client's time, scaled down (octokit's approach to testing retries): its waits take 1/`factor`
- * of real time and its clocks run `factor` times fast, so a `Retry-After: 1` costs a millisecond.
- * Every wait the client asks for is recorded, so a test asserts the waits, not elapsed time.
- */
-export class ScaledClock implements Clock {
-  /** Every wait requested, in ms of the client's time, in order. */
-  readonly sleeps: number[] = [];
-  readonly #start = performance.now();
-  readonly #epoch = Date.now();
-
-  constructor(readonly factor = 1000) {}
-
-  now(): number {
-    return this.#start + (performance.now() - this.#start) * this.factor;
-  }
-
-  date(): number {
-    return this.#epoch + (this.now() - this.#start);
-  }
-
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    this.sleeps.push(ms);
-    await realSleep(ms / this.factor, undefined, signal === undefined ? undefined : { signal });
-  }
 }

@@ -95,6 +95,12 @@ export interface Clock {
   date(): number;
   /** Resolves after `ms`; rejects with the signal's reason if it fires first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A request's timeout: a signal that aborts after `ms` of this clock, unless `cancel` (the request
+   * ended) aborts first. Optional: without it, `AbortSignal.timeout(ms)` on the real clock. A test clock
+   * gives it so that its time, not how fast a busy machine answers, decides when an attempt times out.
+   */
+  timeout?(ms: number, cancel: AbortSignal): AbortSignal;
 }
 
 export const SYSTEM_CLOCK: Clock = {

@@ -4,14 +4,13 @@
  * that matches nothing stops the run naming the file, the keys and at most three close names —
  * never an id or a workspace id, since the text lands in CI logs.
  */
-import { createServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../provider/catalog/catalog";
 import { CatalogError } from "../../provider/catalog/errors";
 import { resolveProjects } from "../../provider/catalog/projects";
 import { closeNames } from "../../provider/resources/close-names";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { rejectionOf, ScaledClock, simulator } from "../helpers";
+import { deadPort, rejectionOf, VirtualClock, simulator } from "../helpers";
 
 const sim = () => simulator();
 
@@ -63,12 +62,11 @@ describe("resolveProjects", () => {
     expect((withPath as Error).message).toMatch(
       /^no stack was run: projects\.list failed: 404 [^\n]*\. Check SERVICEAPI_BASE_URL \(or --config serviceapi:baseUrl\): the service's origin \(https:\/\/host\), without the path \/v1$/,
     );
-    // A port nothing listens on: one that was free a moment ago.
-    const free = createServer();
-    await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve));
-    const deadUrl = `http://127.0.0.1:${(free.address() as AddressInfo).port}`;
-    await new Promise((resolve) => free.close(resolve));
-    const dead = await rejectionOf(resolveProjects(catalog, { baseUrl: deadUrl, token: s.token, clock: new ScaledClock() }));
+    const deadUrl = `http://127.0.0.1:${await deadPort()}`;
+    // Virtual time for the retries' waits; it stands still while a connection attempt is out, so only the refusal ends one.
+    const clock = new VirtualClock();
+    clock.watch(deadUrl);
+    const dead = await rejectionOf(resolveProjects(catalog, { baseUrl: deadUrl, token: s.token, clock }));
     expect((dead as Error).message).toMatch(
       /^no stack was run: [^\n]*ECONNREFUSED[^\n]*\. Check SERVICEAPI_BASE_URL \(or --config serviceapi:baseUrl\): the service's origin, reachable from this machine$/,
     );

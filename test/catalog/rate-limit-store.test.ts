@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { postgresTarget } from "../../provider/backend";
 import { CatalogError } from "../../provider/catalog/errors";
 import { chooseStore, openRateLimitStore } from "../../provider/catalog/rate-limit-store";
+import { deadPort } from "../helpers";
 
 const baseUrl = "https://api.example.com/";
 const backend = postgresTarget("postgres://pulumi:s3cret-pw@db.internal:5433/state?sslmode=disable&table=pulumi_state", {});
@@ -54,8 +55,9 @@ describe("the shared rate limit's store", () => {
   });
 
   it("a database that cannot be reached: no store, one warning naming it (never the password) and the way to go without it", async () => {
+    const port = await deadPort();
     const choice = chooseStore({
-      env: { SERVICEAPI_RATE_LIMIT_STORE: "postgres://limits:hunter2-pw@127.0.0.1:1/limits" },
+      env: { SERVICEAPI_RATE_LIMIT_STORE: `postgres://limits:hunter2-pw@127.0.0.1:${port}/limits` },
       backend,
       baseUrl,
     });
@@ -63,7 +65,7 @@ describe("the shared rate limit's store", () => {
     const warnings: string[] = [];
     expect(await openRateLimitStore(choice, (m) => warnings.push(m))).toBeUndefined();
     expect(warnings).toEqual([
-      "the shared rate limit in PostgreSQL at 127.0.0.1:1/limits (SERVICEAPI_RATE_LIMIT_STORE) is not available: connect ECONNREFUSED 127.0.0.1:1; " +
+      `the shared rate limit in PostgreSQL at 127.0.0.1:${port}/limits (SERVICEAPI_RATE_LIMIT_STORE) is not available: connect ECONNREFUSED 127.0.0.1:${port}; ` +
         "this runner paces its requests alone. To share it, check that this runner reaches the database; to go without it and this warning, " +
         "set SERVICEAPI_RATE_LIMIT_STORE=off.",
     ]);

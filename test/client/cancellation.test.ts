@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider/client";
 import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, rejectionOf, simulator, until } from "../helpers";
+import { VirtualClock, clientFor, rejectionOf, simulator, until } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 
@@ -37,8 +37,8 @@ describe("per-request options and cancellation", () => {
   it("an abort stops a backoff sleep: nothing more is sent", async () => {
     const sim = await simulator();
     const controller = new AbortController();
-    const clock = new ScaledClock();
-    // Abort as soon as the client starts its 30 s wait (30 ms scaled): the retry is never sent.
+    const clock = new VirtualClock();
+    // Abort as soon as the client starts its 30 s wait: the retry is never sent.
     const { client } = clientFor(sim, { clock, logger: (e) => e.type === "retry" && controller.abort() });
     sim.addFault({ operation: "sites.update", kind: "error", status: 503, retryAfter: "30" });
     const err = await rejectionOf(client.updateSite(DEFAULT_IDS.acmeDocs, { name: "x" }, { signal: controller.signal }));
@@ -49,7 +49,7 @@ describe("per-request options and cancellation", () => {
 
   it("an abort stops the shared 429 wait before anything is sent", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     let limited!: () => void;
     const paused = new Promise<void>((r) => (limited = r));
     const { client } = clientFor(sim, {
@@ -58,7 +58,8 @@ describe("per-request options and cancellation", () => {
       rateLimitBudgetMs: 3_600_000,
       logger: (e) => e.type === "retry" && limited(),
     });
-    // A 3000 s pause (3 s scaled): had the abort not ended the waiting create, it would be sent after it.
+    // A 3000 s pause: had the abort not ended the waiting create, it would be sent once the virtual clock
+    // reached the pause's end, and would not fail.
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "3000" });
     const firstCall = new AbortController();
     const first = rejectionOf(client.listProjects({}, { signal: firstCall.signal }).toArray());

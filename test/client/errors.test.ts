@@ -15,7 +15,7 @@ import {
   ServiceUnavailableError,
 } from "../../provider/client";
 import { ACME_ONLY_TOKEN, DEFAULT_IDS } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, productRecord, rejectionOf, simulator } from "../helpers";
+import { VirtualClock, clientFor, productRecord, rejectionOf, simulator } from "../helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 
@@ -88,7 +88,7 @@ describe("error responses become typed ApiErrors built from the envelope", () =>
 
   it("429 past the rate-limit budget: RateLimitError with retryAfterMs, without waiting", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const { client } = clientFor(sim, { maxRetries: 0, rateLimitBudgetMs: 5000, clock });
     sim.addFault({ operation: "projects.list", kind: "error", status: 429, retryAfter: "7" });
     const err = await failure(client.listProjects().toArray());

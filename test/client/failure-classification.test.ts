@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from "../../provider/client";
 import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, rejectionOf, simulator } from "../helpers";
+import { VirtualClock, clientFor, rejectionOf, simulator } from "../helpers";
 
 const P = DEFAULT_IDS.acmeWeb;
 
@@ -35,7 +35,7 @@ describe("programmer errors fail at once, never as retried connection errors", (
 
   it("a call on a closed client fails at once with ClientUsageError, sending nothing", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const { client, events } = clientFor(sim, { clock });
     await client.close();
     const err = await rejectionOf(client.createProduct({ title: "x", projectId: P }));
@@ -55,7 +55,7 @@ describe("one rule for a Retry-After longer than maxRetryAfterMs: 429 and 503 bo
   for (const status of [429, 503] as const) {
     it(`${status} with Retry-After 120 s and maxRetryAfterMs 5 s`, async () => {
       const sim = await simulator();
-      const clock = new ScaledClock();
+      const clock = new VirtualClock();
       const { client } = clientFor(sim, { maxRetryAfterMs: 5000, clock });
       sim.addFault({ operation: "products.update", kind: "error", status, retryAfter: "120" });
       const err = await rejectionOf(client.updateProduct(DEFAULT_IDS.acmeWeb, {}));
@@ -133,8 +133,8 @@ describe("mayHaveSucceeded is true for every ambiguous outcome", () => {
 describe("429 retries are counted per call, not per client", () => {
   it("a storm of 120 429s over 30 concurrent updates: all 30 land, at default maxRetries and maxRateLimitRetries", async () => {
     const sim = await simulator();
-    // The client's time scaled down: its 250 ms floors between 429s cost a quarter of a millisecond each.
-    const { client } = clientFor(sim, { clock: new ScaledClock() });
+    // The client's time is virtual: its 250 ms floors between 429s cost no real time.
+    const { client } = clientFor(sim, { clock: new VirtualClock() });
     const product = await client.createProduct({ title: "x", projectId: P });
     sim.addFault({ operation: "products.update", kind: "error", status: 429, retryAfter: "0", times: 120 });
     const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => client.updateProduct(product.id, { title: `t${i}` })));

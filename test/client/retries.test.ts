@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConnectionError, InternalServerError, ServiceApiClient, TimeoutError, type LogEvent } from "../../provider/client";
+import { PACE_MARGIN } from "../../provider/client/internal/rate-limit-pacer";
 import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
-import { ScaledClock, clientFor, simulator, until } from "../helpers";
+import { VirtualClock, clientFor, simulator, until } from "../helpers";
 import { daysAhead } from "../support/time";
 
 /** A time the service takes as ahead, whenever the test runs. */
@@ -13,7 +14,7 @@ const MAY_HAVE_CREATED = "The request was not retried because the record may hav
 describe("429: wait exactly Retry-After, for every operation", () => {
   it("retries a create after Retry-After seconds, creating one record", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const events: LogEvent[] = [];
     const sent: number[] = [];
     const { client } = clientFor(sim, { clock, logger: (e) => events.push(e) && e.type === "request" && sent.push(clock.now()) });
@@ -31,7 +32,7 @@ describe("429: wait exactly Retry-After, for every operation", () => {
 
   it("reads Retry-After as an HTTP date and does not retry before it", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const sent: number[] = [];
     const { client } = clientFor(sim, { clock, logger: (e) => e.type === "request" && sent.push(clock.date()) });
     const retryAt = Math.ceil((clock.date() + 1500) / 1000) * 1000;
@@ -44,7 +45,7 @@ describe("429: wait exactly Retry-After, for every operation", () => {
 
   it("without Retry-After, backs off (never below minRateLimitDelayMs, 250 ms) and retries", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const { client, events } = clientFor(sim, { clock });
     sim.addFault({ operation: "tasks.create", kind: "error", status: 429, retryAfter: null, times: 2 });
     await client.createTask({ title: "t", prompt: "p", scheduledAt: LATER, projectId: P });
@@ -56,7 +57,7 @@ describe("429: wait exactly Retry-After, for every operation", () => {
 
   it("shares one back-off per client: a call started during the pause waits instead of hitting the limit", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     let resolveRetry!: () => void;
     const retrying = new Promise<void>((r) => (resolveRetry = r));
     const sent: number[] = [];
@@ -80,16 +81,26 @@ describe("429: wait exactly Retry-After, for every operation", () => {
     for (const at of sent.slice(1)) expect(at - sent[0]!).toBeGreaterThanOrEqual(1000);
   });
 
-  it("a real rate limit: 5 sequential calls under a limit of 2 per window all succeed", async () => {
-    // The simulator and the client share one clock, ten times fast: the 1 s window and its "Retry-After: 1" take 100 ms.
-    const clock = new ScaledClock(10);
+  it("a real rate limit: 5 sequential calls under a limit of 2 per window all succeed, paced once one was refused", async () => {
+    // The simulator and the client share one virtual clock: a window is 1 s of it however loaded the machine is.
+    const clock = new VirtualClock();
     const sim = await simulator({ clock });
     const { client } = clientFor(sim, { clock });
     sim.setRateLimit({ limit: 2, windowMs: 1000 });
     for (let i = 0; i < 5; i++) await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
-    const statuses = sim.requests().map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    const log = sim.requests();
+    const start = Date.parse(log[0]!.time);
+    // [ms after the first request, status]: the third call is refused ("Retry-After: 1") and sent again 1 s
+    // later; from then on the calls go at the pace learned from it (2 per 1 s, less PACE_MARGIN), none refused.
+    const pace = (1000 / 2) * PACE_MARGIN;
+    expect(log.map((r) => [Date.parse(r.time) - start, r.status])).toEqual([
+      [0, 200],
+      [0, 200],
+      [0, 429],
+      [1000, 200],
+      [1000 + pace, 200],
+      [1000 + 2 * pace, 200],
+    ]);
   });
 });
 
@@ -111,7 +122,7 @@ describe("503: jittered backoff, for every operation", () => {
 
   it("uses Retry-After on a 503 when present", async () => {
     const sim = await simulator();
-    const clock = new ScaledClock();
+    const clock = new VirtualClock();
     const { client } = clientFor(sim, { clock });
     sim.addFault({ operation: "sites.list", kind: "error", status: 503, retryAfter: "1" });
     await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
@@ -197,11 +208,17 @@ describe("ambiguous failures: retried only when repeating is safe", () => {
 
   it("GET is retried after a timeout", async () => {
     const sim = await simulator();
-    const { client } = clientFor(sim, { timeoutMs: 200 });
-    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 500 });
+    // The first attempt hangs until the client gives up on it. The client's 200 ms are a virtual clock's,
+    // which moves only while that attempt is held: the second, answered at once, cannot time out however
+    // slow the machine (on real time, a second attempt slower than 200 ms failed this).
+    const clock = new VirtualClock();
+    clock.watch(sim.url, () => (sim.requests()[0]?.status === null ? 1 : 0));
+    const { client, events } = clientFor(sim, { clock, timeoutMs: 200 });
+    sim.addFault({ operation: "projects.list", kind: "hang" });
     const projects = await client.listProjects().toArray();
     expect(projects).toHaveLength(4);
-    expect(sim.requests()).toHaveLength(2);
+    expect(sim.requests().map((r) => r.status)).toEqual(["dropped", 200]);
+    expect(events.filter((e) => e.type === "retry").map((e) => e.type === "retry" && e.reason)).toEqual(["timeout"]);
   });
 
   it("attempts are bounded by maxRetries", async () => {

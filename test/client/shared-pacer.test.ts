@@ -2,7 +2,7 @@
  * Several processes share the API's rate limit through one shared pacer (`provider/client/shared-pacer.ts`):
  * each client here is a `ServiceApiClient` of its own, as each provider process of a parallel stack
  * has one. Over loopback to the simulator and its per-token limit; the simulator, the clients and the
- * pacer share one scaled-down clock (as in `rate-limits.test.ts`), and the requests refused and let
+ * pacer share one virtual clock (as in `rate-limits.test.ts`), and the requests refused and let
  * through are counted in the simulator's own request log.
  */
 import { createServer, type IncomingMessage } from "node:http";
@@ -10,7 +10,11 @@ import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import pkg from "../../package.json";
+// Imported with the file, not in the test: loading the entry (and the Pulumi SDK under it) took over
+// the test's 20 s on a busy machine.
+import * as entry from "../../provider";
 import { AbortError, ConfigError, ServiceApiClient } from "../../provider/client";
+import * as face from "../../provider/client/shared-pacer";
 import { ProviderContext } from "../../provider/resources/context";
 import { readSettings } from "../../provider/resources/settings";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
@@ -64,15 +68,17 @@ describe("parallel workers share the rate limit through one pacer", () => {
     expect([alone.passed, shared.passed, separate.passed]).toEqual([2 * CALLS, 2 * CALLS, 2 * CALLS]);
     // Every 429 reached the pacer: the next attempt of its call waits until the report has arrived.
     expect(shared.reported).toBe(shared.refused);
-    // Alone, each command starts unpaced and overshoots the window (at least 5 of 8, twice); through the
-    // pacer only the first burst does, and a command whose calls passed before its first 429 was known
-    // may start the next early (at most 3 more). Typically 16 alone, 5 shared; 25 when 4 pace each alone.
-    expect(shared.refused).toBeLessThanOrEqual(alone.refused);
+    // Alone, each command starts unpaced and sends its 8 calls at one instant of the clock: at least 5 are
+    // refused, twice over, and a client that saw fewer than 2 of its calls pass learns no pace from them and
+    // overshoots again when the pause ends. Through the pacer only the first burst overshoots; 4 each pacing
+    // alone overshoot with every command and most pauses. 16 alone, 5 shared, 27 when 4 pace each alone: on
+    // this clock a busy machine cannot spread a burst over windows, so no run differs.
+    expect(shared.refused).toBeLessThan(alone.refused);
     expect(separate.refused).toBeGreaterThan(alone.refused);
   });
 
   it("a client that starts after the pace was learned is paced from its first request: none of its burst is refused", async () => {
-    const { clock, sim } = await limited(5);
+    const { clock, sim } = await limited();
     const pacer = await sharedPacer({ clock });
     const { client: first } = clientFor(sim, { clock, sharedPacerUrl: pacer.url });
     await Promise.all(Array.from({ length: 6 }, () => listSites(first)));
@@ -177,6 +183,8 @@ describe("what the pacer hears", () => {
     const { clock, sim } = await limited();
     const pacer = await sharedPacer({ clock });
     const { url, heard } = await recordingProxy(pacer.url);
+    // Each attempt the pacer holds is held by the proxy too.
+    clock.watch(url, () => pacer.stats().waiting);
     const { client } = clientFor(sim, { clock, sharedPacerUrl: url });
     await Promise.all(Array.from({ length: 6 }, () => listSites(client)));
     expect(statuses(sim)).toContain(429);
@@ -265,8 +273,7 @@ async function recordingProxy(target: string) {
 }
 
 describe("where the pacer's server is exported", () => {
-  it("not from the package's entry, which every user program loads; as pulumi-serviceapi/shared-pacer, which is shared-pacer.ts", async () => {
-    const entry = await import("../../provider");
+  it("not from the package's entry, which every user program loads; as pulumi-serviceapi/shared-pacer, which is shared-pacer.ts", () => {
     expect("startSharedPacer" in entry).toBe(false);
     // The public subpath names the build of the file that holds the pacer, for every resolution (typesVersions: node10's).
     expect(pkg.exports["./shared-pacer"]).toEqual({
@@ -274,7 +281,6 @@ describe("where the pacer's server is exported", () => {
       default: "./dist/provider/client/shared-pacer.js",
     });
     expect(pkg.typesVersions["*"]["shared-pacer"]).toEqual(["dist/provider/client/shared-pacer.d.ts"]);
-    const face = await import("../../provider/client/shared-pacer");
     expect(typeof face.startSharedPacer).toBe("function");
   });
 });

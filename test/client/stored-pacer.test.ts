@@ -5,7 +5,7 @@
  * in-memory one with PostgreSQL's contract — one transaction at a time, on its own clock — so that
  * this tier needs no database; the PostgreSQL store itself is proven in
  * test/engine/catalog-shared-limit.test.ts. Requests refused and let through are counted in the
- * simulator's request log; everything shares one scaled-down clock (as in `shared-pacer.test.ts`).
+ * simulator's request log; everything shares one virtual clock (as in `shared-pacer.test.ts`).
  */
 import { describe, expect, it } from "vitest";
 import type { ServiceApiClient } from "../../provider/client";
@@ -86,21 +86,25 @@ describe("runners that share a store pace as one", () => {
     };
   }
 
-  it("4 runners through one store are refused about as often as 1 runner alone; 4 each pacing alone, far more", async () => {
+  it("4 runners through one store share its pauses: refused far less often than 4 each pacing alone", async () => {
     const [alone, shared, separate] = await Promise.all([run(1, false), run(4, true), run(4, false)]);
     expect([alone.passed, shared.passed, separate.passed]).toEqual([2 * CALLS, 2 * CALLS, 2 * CALLS]);
-    // The first burst overshoots the window whoever sends it (5 of 8); then one runner alone keeps the pace it
-    // learned, the 4 runners through the store keep the pace one of them learned, and 4 each alone overshoot
-    // again with each command that starts unpaced. Typically 5 alone, 5 through the store, 21–24 each alone.
-    expect(shared.refused).toBeLessThanOrEqual(alone.refused + 2);
+    // The first burst overshoots the window whoever sends it: 8 at one instant, 3 fit. One runner alone
+    // then keeps the pace it learned from it: nothing else is refused.
+    expect(alone.refused).toBe(CALLS - 3);
+    // 4 runners each alone overshoot again at the end of every pause and with each command that starts
+    // unpaced (24 on this clock); through the store none sends into a pause another's 429 began (12).
+    // Not as few as one runner alone: a 429 teaches the store a pace only from the passed requests that
+    // reached it first, and each runner sends those PASSED_DELAY_MS late, so the 429s of a burst all the
+    // runners sent together teach nothing; here the pace is learned at the third burst.
     expect(separate.refused).toBeGreaterThan(shared.refused + 2);
     expect(shared.warnings).toEqual([]);
-    // A transaction serves a batch of calls and reports: at most 2 per attempt (typically 30–33 for 21 attempts).
+    // A transaction serves a batch of calls and reports: at most 2 per attempt (40 for 28 attempts here).
     expect(shared.transactions).toBeLessThanOrEqual(2 * shared.attempts);
   });
 
   it("a runner that starts after another learned the pace is paced from its first request: none of its burst is refused", async () => {
-    const { clock, sim } = await limited(5);
+    const { clock, sim } = await limited();
     const store = new MemoryStore(clock);
     const first = await sharedPacer({ clock, store: store.handle() });
     const { client } = clientFor(sim, { clock, sharedPacerUrl: first.url });

@@ -233,7 +233,7 @@ const RULES: Record<string, RuleCases> = {
     rule: CORE_RULE,
     refused: [
       ["provider/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
-      ["provider/resources/x.ts", 'import { ScaledClock } from "../../test/helpers";', PRODUCT],
+      ["provider/resources/x.ts", 'import { VirtualClock } from "../../test/helpers";', PRODUCT],
       ["simulator/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
       ["examples/quickstart/x.ts", 'import { simulator } from "../../test/helpers";', PRODUCT],
       ["plugin/x.ts", 'import { simulator } from "../test/helpers";', PRODUCT],
@@ -262,7 +262,7 @@ const RULES: Record<string, RuleCases> = {
       ["bench/x.ts", 'import { simulator } from "../test/helpers";', SCRIPTS],
       ["scripts/x.ts", 'import { simulator } from "../test/helpers";', SCRIPTS],
       ["scripts/x.ts", 'import { engineSuite } from "../test/engine/suite";', SCRIPTS],
-      ["bench/x.ts", 'import { ScaledClock } from "../test/support/time";', SCRIPTS],
+      ["bench/x.ts", 'import { VirtualClock } from "../test/support/virtual-clock";', SCRIPTS],
       ["scripts/engine/driver.ts", 'import { simulator } from "../../test/helpers";', SCRIPTS],
       ["scripts/engine/driver.ts", 'import { daysAhead } from "../../test/support/time";', SCRIPTS],
     ],

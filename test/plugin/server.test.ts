@@ -14,8 +14,8 @@ import { ProviderContext, type Severity } from "../../provider/resources/context
 import { serve } from "../../provider/plugin/main";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../../provider/plugin/wire";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import type { Simulator } from "pulumi-serviceapi-simulator";
-import { simulator } from "../helpers";
+import type { Simulator, SimulatorOptions } from "pulumi-serviceapi-simulator";
+import { simulator, VirtualClock } from "../helpers";
 
 const PRODUCT = "serviceapi:index:Product";
 const urn = (name: string, type = PRODUCT) => `urn:pulumi:test::plugin::${type}::${name}`;
@@ -34,8 +34,8 @@ afterEach(async () => {
 });
 
 /** A plugin server on a loopback port, configured for a fresh simulator as `pulumi` configures it. */
-async function plugin(config: Record<string, string> = {}): Promise<Plugin> {
-  const sim = await simulator();
+async function plugin(config: Record<string, string> = {}, simOptions: SimulatorOptions = {}): Promise<Plugin> {
+  const sim = await simulator(simOptions);
   const messages: Plugin["messages"] = [];
   const ctx = new ProviderContext({ sink: (severity, message) => messages.push({ severity, message }), env: {} });
   const { server, port } = await serve(ctx);
@@ -238,7 +238,10 @@ describe("the plugin's gRPC server, in-process", () => {
   });
 
   it("cancel: a request already sent finishes; no new request starts", async () => {
-    const { sim, call } = await plugin();
+    // The simulator's delay is on a clock only this test moves: the POST is answered after the cancel, however
+    // long a busy machine takes to deliver the cancel (on real time, a cancel slower than the delay failed this).
+    const clock = new VirtualClock({ advance: "by-test" });
+    const { sim, call } = await plugin({}, { clock });
     sim.addFault({ operation: "products.create", kind: "delay", delayMs: 300 });
     const checked = await call<proto.CheckRequest, proto.CheckResponse>(
       "check",
@@ -251,6 +254,7 @@ describe("the plugin's gRPC server, in-process", () => {
     // The POST is at the service (logged, not answered yet) when Pulumi cancels.
     while (!sim.requests("products.create").some((r) => r.status === null)) await new Promise((resolve) => setImmediate(resolve));
     await call("cancel", new Empty());
+    clock.advance(300);
     // The POST in flight completes and is recorded (partial: its status PATCH was never sent).
     const error = (await creating.catch((e: grpc.ServiceError) => e)) as grpc.ServiceError;
     expect(error.details).toContain("was created, but setting its status failed: products.update was not sent: the client was stopped");

@@ -81,8 +81,12 @@ export class StoredPacer implements Pacer {
   /** The wait before a transaction for reports of requests that got through (`PASSED_DELAY_MS`). */
   #flush: AbortController | undefined;
   #local: RateLimitPacer | undefined;
-  /** Tickets the local pacer gave (after the store failed): reports of the store's earlier tickets must not teach it. */
-  readonly #localTickets = new Set<string>();
+  /**
+   * Tickets the local pacer gave (after the store failed), counted by key: reports of the store's earlier
+   * tickets must not teach it. A count, not a set: calls let go together share an episode and may share a
+   * send time (a clock that did not move between them), and each of their reports must still count.
+   */
+  readonly #localTickets = new Map<string, number>();
   readonly #stats = { transactions: 0, granted: 0 };
 
   constructor(options: { store: PaceStore; clock: Clock; warn: (message: string) => void }) {
@@ -117,7 +121,7 @@ export class StoredPacer implements Pacer {
 
   passed(ticket: PaceTicket): void {
     if (this.#local) {
-      if (this.#localTickets.delete(key(ticket))) this.#local.passed(ticket);
+      if (this.#takeLocal(ticket)) this.#local.passed(ticket);
       return;
     }
     this.#reports.push({ kind: "passed", ticket });
@@ -138,7 +142,7 @@ export class StoredPacer implements Pacer {
   limited(ticket: PaceTicket, waitMs: number, retryAfterMs?: number): void {
     if (this.#local) {
       // A ticket of the store's (given before it failed) still holds this runner off; it teaches no pace (episode -1).
-      const own = this.#localTickets.delete(key(ticket));
+      const own = this.#takeLocal(ticket);
       this.#local.limited(own ? ticket : { episode: -1, sentAt: ticket.sentAt }, waitMs, retryAfterMs);
       return;
     }
@@ -236,9 +240,18 @@ export class StoredPacer implements Pacer {
 
   #acquireLocal(signal: AbortSignal | undefined): Promise<PaceTicket> {
     return this.#local!.acquire(signal).then((ticket) => {
-      this.#localTickets.add(key(ticket));
+      this.#localTickets.set(key(ticket), (this.#localTickets.get(key(ticket)) ?? 0) + 1);
       return ticket;
     });
+  }
+
+  /** Whether the local pacer gave `ticket` (one of the tickets under its key, now reported). */
+  #takeLocal(ticket: PaceTicket): boolean {
+    const count = this.#localTickets.get(key(ticket));
+    if (count === undefined) return false;
+    if (count === 1) this.#localTickets.delete(key(ticket));
+    else this.#localTickets.set(key(ticket), count - 1);
+    return true;
   }
 
   /** Once: the run goes on, this runner pacing alone; the calls waiting on the store are handed to the local pacer. */

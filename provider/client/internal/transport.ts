@@ -369,7 +369,8 @@ export class Transport {
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<SendOutcome> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const ended = new AbortController();
+    const timeout = this.#config.clock.timeout?.(timeoutMs, ended.signal) ?? AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let sent = false;
     try {
@@ -397,6 +398,8 @@ export class Transport {
       if (signal?.aborted) return { kind: "aborted", sent: sent || method !== "GET" };
       if (timeout.aborted) return { kind: "timeout" };
       return { kind: "failed", error: err };
+    } finally {
+      ended.abort();
     }
   }
 

@@ -5,14 +5,12 @@
  * (as `info: [runtime] …` / `warning: [runtime] …`, under the stack).
  */
 import * as log from "@pulumi/pulumi/log";
-import { parentCommand } from "../resources/command";
 import { ProviderContext } from "../resources/context";
 import { exitWithParent } from "../resources/parent-watch";
 
 export const context = new ProviderContext({
   sink: (severity, message) => void (severity === "info" ? log.info(message) : log.warn(message)),
   // The CLI starts this process, in the program's folder.
-  command: () => parentCommand(),
   projectDir: process.cwd(),
 });
 

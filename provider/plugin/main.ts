@@ -4,7 +4,6 @@
  * output.
  */
 import * as grpc from "@grpc/grpc-js";
-import { parentCommand } from "../resources/command";
 import { ProviderContext } from "../resources/context";
 import { exitWithParent } from "../resources/parent-watch";
 import { currentUrn, delivered, engineSink } from "./engine-log";
@@ -22,7 +21,6 @@ export async function main(args: string[]): Promise<void> {
     sink: engineSink(engineAddress),
     urn: currentUrn,
     // The CLI starts the plugin, in the program's folder.
-    command: () => parentCommand(),
     projectDir: process.cwd(),
   });
   const { port } = await serve(ctx);

@@ -11,13 +11,12 @@
  * without `--skip-preview`, `up`, `refresh` and `destroy` run their preview, then themselves, each
  * in a process of its own — so the keep-alive connections, the shared 429 pause, the caches and the
  * token's verdict live exactly as long as one of those. What the process sent is counted, and said
- * in one line as it ends (`summary`).
+ * in one line as it ends (`summary`). The engine does not tell a provider which command it serves
+ * (a read or a delete carries no command and no "preview" flag), so no message here names one.
  */
 import { ServiceApiClient, TokenGate, type LogEvent, type Site } from "../client";
-import { firstOfTwo, noun, recordedRun, usesRecordedSettings, withCurrentSettings, type PulumiCommand } from "./command";
 import { CommandLedger } from "./ledger";
 import { SETTINGS, readSettings, type ProviderSettings } from "./settings";
-import { readStackConfig } from "./stack-config";
 
 export type Severity = "info" | "warning";
 
@@ -30,12 +29,7 @@ export interface ContextOptions {
   urn?: () => string | undefined;
   /** Where `SERVICEAPI_*` fallbacks are read. */
   env?: NodeJS.ProcessEnv;
-  /**
-   * The `pulumi` command this process serves (`command.ts`: the faces read it from the CLI that
-   * started them), asked once, when a message first needs it. Default: not known, and no message names a command.
-   */
-  command?: () => PulumiCommand | undefined;
-  /** The program's folder, where the stack config is read as it is now (`stack-config.ts`). Default: none is read. */
+  /** The program's folder (the provider's working directory), where the other stacks' read runs the CLI. Default: none. */
   projectDir?: string;
 }
 
@@ -53,13 +47,14 @@ export interface SettingsOwner {
   explicit: boolean;
 }
 
-/** Where a setting in use came from, for advice: recorded at the last `up`, the stack config now, an explicit provider's argument, the environment. */
+/**
+ * Where a setting in use came from, for advice: the stack config (as it is now, or as recorded at the
+ * last `up`: the provider is not told which), an explicit provider's argument, the environment.
+ */
 export interface SettingOrigin {
   /** As the user sets it: `serviceapi:token`, `SERVICEAPI_TOKEN`, or the explicit provider's `token` argument. */
   name: string;
-  from: "recorded" | "config" | "argument" | "env";
-  /** `from: "config"` while the command is not known: refresh and destroy would use the recorded value. */
-  commandKnown: boolean;
+  from: "config" | "argument" | "env";
 }
 
 /** What this process sent to the service, by kind: the summary line's numbers. */
@@ -76,8 +71,6 @@ export class ProviderContext {
   readonly #sink: MessageSink;
   readonly #urn: () => string | undefined;
   readonly #env: NodeJS.ProcessEnv;
-  readonly #readCommand: () => PulumiCommand | undefined;
-  #command: { value: PulumiCommand | undefined } | undefined;
   readonly #projectDir: string | undefined;
   #settings: ProviderSettings | undefined;
   #settingsError: Error | undefined;
@@ -88,11 +81,6 @@ export class ProviderContext {
   readonly #sent: Sent = { reads: 0, lookups: 0, writes: 0 };
   /** A lifecycle ran (anything but `configure`): the process has something to sum up. */
   #active = false;
-  /** A create, update or delete ran: only the command itself does those, never its preview. */
-  #executed = false;
-  /** The recorded settings in use were named (`announceRecordedSettings`). */
-  #announced = false;
-  #phaseDecided: { value: "preview" | "run" | undefined } | undefined;
   /** Pulumi's Cancel: no new request starts; those in flight finish. */
   readonly #stop = new AbortController();
   readonly #said = new Set<string>();
@@ -108,7 +96,6 @@ export class ProviderContext {
     this.#sink = options.sink;
     this.#urn = options.urn ?? (() => undefined);
     this.#env = options.env ?? process.env;
-    this.#readCommand = options.command ?? (() => undefined);
     this.#projectDir = options.projectDir;
   }
 
@@ -159,79 +146,13 @@ export class ProviderContext {
     else this.#sent.writes += 1;
   }
 
-  /** The `pulumi` command this process serves, if it could be told. */
-  command(): PulumiCommand | undefined {
-    this.#command ??= { value: this.#readCommand() };
-    return this.#command.value;
-  }
-
-  /** A create, update or delete is running: this process is the command itself, not its preview. */
-  noteExecution(): void {
+  /** A create, update or delete ran (even one that sent nothing): the process has something to sum up. */
+  noteWork(): void {
     this.#active = true;
-    this.#executed = true;
-  }
-
-  /**
-   * Before the first read or delete of a command that uses the settings recorded at the last
-   * `pulumi up` (refresh, destroy, the refresh step of `--refresh`; not with `--run-program`): one
-   * line naming the origin it talks to (never the token), and one warning naming each setting the
-   * stack config or the environment now sets otherwise, with what to run instead.
-   */
-  announceRecordedSettings(operation: "read" | "remove"): void {
-    if (this.#announced || usesRecordedSettings(this.command(), operation) !== true) return;
-    this.#announced = true;
-    let settings: ProviderSettings;
-    try {
-      settings = this.settings();
-    } catch {
-      return; // the operation fails on the same error, which says it
-    }
-    const command = this.command()!;
-    const run = recordedRun(command);
-    const origins = [settings.client.baseUrl, settings.client.publicBaseUrl].flatMap((url) => (url ? [originOf(url)] : []));
-    this.once("info", `${run} talks to ${[...new Set(origins)].join(" and ")} (the settings recorded at the last \`pulumi up\`).`);
-    const differs = this.#differences(settings);
-    if (differs.length === 0) return;
-    this.once(
-      "warning",
-      `${run} uses the settings recorded at the last \`pulumi up\`, and ${differs.join(", ")} now ${differs.length === 1 ? "says" : "say"} ` +
-        `otherwise. To use the current settings, run \`${withCurrentSettings(command)}\` (it records them), or \`pulumi up\` first.`,
-    );
-  }
-
-  /**
-   * The settings the stack config or the environment now gives otherwise than the recorded ones:
-   * names only, never values. An explicit provider's settings are its arguments, which come from
-   * the program (not run): there is nothing to compare them with.
-   */
-  #differences(settings: ProviderSettings): string[] {
-    if (this.#owner.explicit) return [];
-    const recorded = settings.configured;
-    const differs: string[] = [];
-    const overridden: string[] = [];
-    const current =
-      this.#owner.explicit || this.#projectDir === undefined
-        ? undefined
-        : readStackConfig(this.#projectDir, this.command()?.stack, this.#env);
-    for (const key of Object.keys(SETTINGS)) {
-      const then = recorded[key];
-      if (current !== undefined && !current.unknown.has(key)) {
-        const now = current.values.get(key);
-        if (then !== undefined && now === undefined) differs.push(`serviceapi:${key} (removed from the stack config)`);
-        else if (then === undefined && now !== undefined) differs.push(`serviceapi:${key} (added to the stack config)`);
-        else if (then !== undefined && now?.kind === "plain" && now.value !== then)
-          differs.push(`serviceapi:${key} (changed in the stack config)`);
-      }
-      const variable = SETTINGS[key]!.env;
-      const fromEnv = variable === undefined ? undefined : this.#env[variable];
-      if (then !== undefined && variable !== undefined && fromEnv && fromEnv !== then)
-        overridden.push(`${variable} (set in the environment, but the recorded serviceapi:${key} wins)`);
-    }
-    return [...differs, ...overridden];
   }
 
   /** Where the setting in use for `key` came from, as advice names it. */
-  origin(key: "token" | "baseUrl" | "publicBaseUrl", operation: "read" | "remove" | "other"): SettingOrigin | undefined {
+  origin(key: "token" | "baseUrl" | "publicBaseUrl"): SettingOrigin | undefined {
     let settings: ProviderSettings;
     try {
       settings = this.settings();
@@ -240,10 +161,9 @@ export class ProviderContext {
     }
     const source = settings.sources[key];
     if (source === undefined) return undefined;
-    if (source === "env") return { name: SETTINGS[key]!.env!, from: "env", commandKnown: this.command() !== undefined };
-    if (this.#owner.explicit) return { name: `the explicit provider's \`${key}\` argument`, from: "argument", commandKnown: true };
-    const recorded = operation === "other" ? false : usesRecordedSettings(this.command(), operation);
-    return { name: `serviceapi:${key}`, from: recorded === true ? "recorded" : "config", commandKnown: recorded !== undefined };
+    if (source === "env") return { name: SETTINGS[key]!.env!, from: "env" };
+    if (this.#owner.explicit) return { name: `the explicit provider's \`${key}\` argument`, from: "argument" };
+    return { name: `serviceapi:${key}`, from: "config" };
   }
 
   /**
@@ -258,43 +178,18 @@ export class ProviderContext {
 
   /**
    * What this process sent to the service, by kind (without the `serviceapi: ` every message
-   * starts with); `undefined` if it did nothing.
+   * starts with); `undefined` if it did nothing. It names the process, not a command: a command
+   * with a preview phase runs two processes, each with its own line, and neither is told which it is.
    */
   summary(): string | undefined {
     if (!this.#active) return undefined;
     const { reads, lookups, writes } = this.#sent;
-    const command = this.command();
-    const phase = this.#phase(command);
-    const run =
-      command === undefined
-        ? "this command"
-        : phase === "preview" && command.name !== "preview"
-          ? `the preview of this ${noun(command)}`
-          : `this ${noun(command)}`;
     let line =
-      `${run} sent ${count(reads + lookups + writes, "request")}: ${count(reads, "read")} (empty PATCH), ` +
+      `this provider process sent ${count(reads + lookups + writes, "request")}: ${count(reads, "read")} (empty PATCH), ` +
       `${count(lookups, "lookup")}, ${count(writes, "write")}`;
     const notSent = this.#gate.notSent;
     if (notSent > 0) line += `; ${notSent} not sent, as the service refused the token`;
-    // A preview phase reads everything the command itself then reads again, in a process of its own (docs/resources.md).
-    if (phase === "preview" && command !== undefined && command.name !== "preview" && !command.previewOnly && reads > 0)
-      line += `. The ${noun(command)} after it reads again: \`pulumi ${command.name} --skip-preview\` reads once`;
     return line;
-  }
-
-  /** Whether this process is a command's preview phase or the command itself; `undefined` if it cannot be told. Decided once. */
-  #phase(command: PulumiCommand | undefined): "preview" | "run" | undefined {
-    this.#phaseDecided ??= { value: this.#decidePhase(command) };
-    return this.#phaseDecided.value;
-  }
-
-  #decidePhase(command: PulumiCommand | undefined): "preview" | "run" | undefined {
-    if (command === undefined) return undefined;
-    if (command.previewOnly) return "preview";
-    if (command.skipPreview) return "run";
-    // Without --skip-preview the CLI runs the preview, then the command, each in a provider process of its own.
-    const first = firstOfTwo(this.#owner.urn ?? "dynamic", this.#executed);
-    return first === undefined ? undefined : first ? "preview" : "run";
   }
 
   /** Pulumi's Cancel: requests in flight finish, no new one starts. */
@@ -366,15 +261,6 @@ export class ProviderContext {
 function stackOfUrn(urn: string | undefined): OwnStack | undefined {
   const match = /^urn:pulumi:([^:]+)::([^:]+)::/.exec(urn ?? "");
   return match === null ? undefined : { project: match[2]!, stack: match[1]! };
-}
-
-/** `https://api.example.com` from `https://api.example.com/prefix`: the host only, as messages name it. */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "(an unreadable URL)";
-  }
 }
 
 function count(n: number, what: string): string {

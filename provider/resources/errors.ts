@@ -15,7 +15,6 @@
  */
 import { bugs } from "../../package.json";
 import { AuthenticationError, ConfigError, ConnectionError, NotFoundError, OPERATIONS, PermissionDeniedError } from "../client";
-import { recordedRun, usesRecordedSettings, withCurrentSettings } from "./command";
 import { ProviderContext } from "./context";
 
 /** A refusal: the message says what the user changes (an input, the program, the stack) and how. */
@@ -93,34 +92,38 @@ export function withAdvice<E>(error: E, advice: string): E | AdvisedError {
   return advised as unknown as AdvisedError;
 }
 
-/** A record operation, for the advice: a read or a delete may use the recorded settings (`command.ts`); the others (create, update, import) never do. */
+/**
+ * A record operation, for the advice: a read or a delete may run on the settings recorded at the
+ * last `pulumi up` (a refresh, a destroy, the refresh step of `--refresh`: the provider is not told
+ * which command runs); the others (create, update, import) run the program, on the stack config as it is now.
+ */
 export type OperationKind = "read" | "remove" | "other";
 
 /**
  * Advice for a failure that comes from a setting — a token the service refuses, a service that
  * does not answer at its URL, a bad value — naming the setting as the user sets it, where the
- * value in use came from (the stack config, the settings recorded at the last `pulumi up`, the
- * environment, an explicit provider's argument) and what to do about it there. Applied to every
- * record operation (create, read, update, delete, import) by `withDefaults`, so both faces say it.
+ * value in use came from (the stack config, the environment, an explicit provider's argument) and
+ * what to do about it there. A read or a delete whose setting is the stack config's says both
+ * cases, recorded and current, as the provider cannot tell them apart. Applied to every record
+ * operation (create, read, update, delete, import) by `withDefaults`, so both faces say it.
  * Without a context (a caller outside a provider process) it falls back to what holds for any command.
  */
 function configurationAdvice(error: unknown, ctx: ProviderContext | undefined, kind: OperationKind): string | undefined {
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-    const origin = ctx?.origin("token", kind);
+    const origin = ctx?.origin("token");
     const refused = error instanceof AuthenticationError ? "The service refused the token" : "The token may not do this";
     if (origin?.from === "env") return `${refused}: it is ${origin.name} in the environment \`pulumi\` runs in; set the right one there.`;
     if (origin?.from === "argument") return `${refused}: it is ${origin.name}; check what the program passes.`;
-    if (origin === undefined || !origin.commandKnown) {
+    if (origin === undefined) {
       return (
         `${refused}. If serviceapi:token changed since the last \`pulumi up\`: \`pulumi refresh\` and \`pulumi destroy\` still use the one ` +
         "recorded then; run them with `--run-program`."
       );
     }
-    if (origin.from === "recorded") {
-      const command = ctx!.command()!;
+    if (kind !== "other") {
       return (
-        `${refused}: ${recordedRun(command)} uses serviceapi:token as recorded at the last \`pulumi up\`, not the stack config as it is now. ` +
-        `If it was rotated since, run \`${withCurrentSettings(command)}\` (which records the current one), or \`pulumi up\` first.`
+        `${refused}: it is serviceapi:token, ${RECORDED_OR_CURRENT}. If it was rotated since that \`pulumi up\`, run the command with ` +
+        "`--run-program`, or `pulumi up` first; otherwise set the right one with `pulumi config set --secret serviceapi:token <token>`."
       );
     }
     return (
@@ -130,29 +133,27 @@ function configurationAdvice(error: unknown, ctx: ProviderContext | undefined, k
   }
   if (error instanceof ConnectionError && error.unreachable) {
     const key = error.operation !== undefined && ctx !== undefined && usesPublicHost(error.operation, ctx) ? "publicBaseUrl" : "baseUrl";
-    const origin = ctx?.origin(key, kind);
+    const origin = ctx?.origin(key);
     const url = ctx === undefined ? undefined : urlOf(ctx, key);
     const at = url === undefined ? "Nothing answered" : `Nothing answered at ${url}`;
     if (origin?.from === "env") return `${at}, ${origin.name} in the environment: check the URL, and that the service runs there.`;
     if (origin?.from === "argument") return `${at}, ${origin.name}: check the URL the program passes, and that the service runs there.`;
-    if (origin === undefined || !origin.commandKnown) {
+    if (origin === undefined) {
       return (
         `${at}. If serviceapi:baseUrl or serviceapi:publicBaseUrl changed (or was removed) since the last \`pulumi up\`: \`pulumi refresh\` ` +
         "and `pulumi destroy` still use the values recorded then; run them with `--run-program`, or run `pulumi up` first."
       );
     }
-    if (origin.from === "recorded") {
-      const command = ctx!.command()!;
+    if (kind !== "other") {
       return (
-        `${at}, the ${origin.name} recorded at the last \`pulumi up\` (${recordedRun(command)} does not read the stack config as it is now). ` +
-        `If the service moved, run \`${withCurrentSettings(command)}\`; otherwise check that it runs there.`
+        `${at}, ${origin.name}, ${RECORDED_OR_CURRENT}. If the service moved, run the command with \`--run-program\`, or \`pulumi up\` first; ` +
+        "otherwise check that it runs there."
       );
     }
     return `${at}, ${origin.name} in the stack config: check the URL, and that the service runs there.`;
   }
   if (error instanceof ConfigError) {
-    const recorded = ctx === undefined || kind === "other" ? undefined : usesRecordedSettings(ctx.command(), kind);
-    if (recorded === false || kind === "other") return undefined;
+    if (kind === "other") return undefined;
     return (
       "`pulumi refresh` and `pulumi destroy` use the settings recorded by the last `pulumi up`, even one that " +
       "failed, not the current stack config: after fixing the setting, run them with `--run-program`, or run `pulumi up`."
@@ -160,6 +161,14 @@ function configurationAdvice(error: unknown, ctx: ProviderContext | undefined, k
   }
   return undefined;
 }
+
+/**
+ * Which value a read or a delete ran on, when it is the stack config's: the engine hands the
+ * provider one or the other and says nothing of which, so the advice names both.
+ */
+const RECORDED_OR_CURRENT =
+  "as recorded at the last `pulumi up` for `pulumi refresh`, `pulumi destroy` and the refresh step of `--refresh` " +
+  "(unless run with `--run-program`), else as the stack config sets it now";
 
 /** The operation goes to the public host, and `publicBaseUrl` sets one of its own. */
 function usesPublicHost(operation: string, ctx: ProviderContext): boolean {

@@ -92,12 +92,6 @@ export interface ProviderSettings {
   productRefresh: boolean;
   /** `serviceapi:adoptManaged` / `SERVICEAPI_ADOPT_MANAGED` (default "refuse"). */
   adoptManaged: AdoptManaged;
-  /**
-   * Each `serviceapi:*` key the configuration set, as given (the token included: these settings
-   * stay in the provider process and are never printed). A refresh compares them with the stack
-   * config as it is now (`context.ts`).
-   */
-  configured: Record<string, string>;
   /** Where the token and each URL came from: the configuration (`serviceapi:*`, or an explicit provider's arguments) or `SERVICEAPI_*`. */
   sources: Record<"token" | "baseUrl" | "publicBaseUrl" | "adoptManaged", "config" | "env" | undefined>;
 }
@@ -149,13 +143,11 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   // The client's own checks (token shape and length, URL scheme and form) run here too, so a bad
   // setting fails the preview, not the first request of `up`.
   checkClientOptions(client, env);
-  const configured = Object.fromEntries(Object.keys(SETTINGS).flatMap((key) => (value(key) === undefined ? [] : [[key, value(key)!]])));
   const source = (key: string, fallback: string | undefined) => (value(key) !== undefined ? "config" : fallback ? "env" : undefined);
   return {
     client,
     productRefresh: readBoolean("productRefresh", value("productRefresh"), true),
     adoptManaged: readWord("adoptManaged", value("adoptManaged"), env) as AdoptManaged,
-    configured,
     sources: {
       token: source("token", env.SERVICEAPI_TOKEN),
       baseUrl: source("baseUrl", env.SERVICEAPI_BASE_URL),

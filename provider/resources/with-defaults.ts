@@ -84,26 +84,24 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
     },
 
     create: adviseOnFailure("other", async (ctx: ProviderContext, { name, inputs }: Named & { inputs: object }) => {
-      ctx.noteExecution();
+      ctx.noteWork();
       return lifecycle.create(ctx, { name, inputs: decode(inputs) });
     }),
 
     read: adviseOnFailure("read", async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) => {
-      ctx.announceRecordedSettings("read");
       return lifecycle.read ? lifecycle.read(ctx, { name, id, state: state(stored) }) : { id, props: state(stored) };
     }),
 
     update: adviseOnFailure(
       "other",
       async (ctx: ProviderContext, { name, id, olds, news }: Named & { id: string; olds: object; news: object }) => {
-        ctx.noteExecution();
+        ctx.noteWork();
         return lifecycle.update ? lifecycle.update(ctx, { name, id, olds: state(olds), news: decode(news) }) : { outs: state(olds) };
       },
     ),
 
     remove: adviseOnFailure("remove", async (ctx: ProviderContext, { name, id, state: stored }: Named & { id: string; state: object }) => {
-      ctx.noteExecution();
-      ctx.announceRecordedSettings("remove");
+      ctx.noteWork();
       await lifecycle.remove?.(ctx, { name, id, state: state(stored) });
     }),
 

@@ -158,18 +158,14 @@ describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () =
     await engine.up();
     await moved.close();
     await engine.stack.setConfig("serviceapi:baseUrl", { value: sim.url });
-    // The advice names the setting, where its value came from (recorded at the last up) and what to run instead.
-    const advice = (command: string) =>
-      `Nothing answered at ${new URL(moved.url).origin}, the serviceapi:baseUrl recorded at the last \`pulumi up\` (this ${command} does not ` +
-      `read the stack config as it is now). If the service moved, run \`pulumi ${command} --run-program\`; otherwise check that it runs there.`;
-    for (const [command, failed] of [
-      ["refresh", await expectFailure(engine.refresh())],
-      ["destroy", await expectFailure(engine.destroy())],
-    ] as const) {
+    // The advice names the setting, that a refresh or a destroy uses its value recorded at the last up, and what to run instead.
+    const advice =
+      `Nothing answered at ${new URL(moved.url).origin}, serviceapi:baseUrl, as recorded at the last \`pulumi up\` for \`pulumi refresh\`, ` +
+      "`pulumi destroy` and the refresh step of `--refresh` (unless run with `--run-program`), else as the stack config sets it now. " +
+      "If the service moved, run the command with `--run-program`, or `pulumi up` first; otherwise check that it runs there.";
+    for (const failed of [await expectFailure(engine.refresh()), await expectFailure(engine.destroy())]) {
       expectOneCleanError(failed, /products\.update failed: connection error: .*ECONNREFUSED.* \(2 attempts\)/);
-      expect(failed.diagnostics.find((d) => d.severity === "error" && d.message.includes("ECONNREFUSED"))!.message).toContain(
-        advice(command),
-      );
+      expect(failed.diagnostics.find((d) => d.severity === "error" && d.message.includes("ECONNREFUSED"))!.message).toContain(advice);
     }
     // As the advice says: with the current config, destroy reaches the service (where the product is unknown: 404, fine).
     await engine.destroy({ runProgram: true });

@@ -102,10 +102,12 @@ describe("which configuration each command uses", { timeout: ENGINE_TIMEOUT_MS *
         expect(await used(() => engine.refresh())).toEqual({ old: [], new: ["products.update"] });
         const failed = await expectFailure(engine.refresh({ runProgram: true }));
         expect(failed.text).toContain("401 unauthorized");
-        // --run-program reads the stack config as it is now: the advice points there, not at the recorded settings.
+        // --run-program reads the stack config as it is now; the read is not told so, and its advice names both cases.
         expect(failed.text).toContain(
-          "The service refused the token: it is serviceapi:token in the stack config; set the right one with " +
-            "`pulumi config set --secret serviceapi:token <token>`, or remove it to use SERVICEAPI_TOKEN.",
+          "The service refused the token: it is serviceapi:token, as recorded at the last `pulumi up` for `pulumi refresh`, " +
+            "`pulumi destroy` and the refresh step of `--refresh` (unless run with `--run-program`), else as the stack config sets it now. " +
+            "If it was rotated since that `pulumi up`, run the command with `--run-program`, or `pulumi up` first; otherwise set the " +
+            "right one with `pulumi config set --secret serviceapi:token <token>`.",
         );
         expect(failed.text).not.toContain("revoked_token_0001");
         await engine.stack.setConfig("serviceapi:token", { value: newSim.token, secret: true });

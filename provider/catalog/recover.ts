@@ -23,6 +23,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
+import { isUuid } from "../contract/schemas";
 import { readCreated } from "../resources/tool-protocol";
 import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
@@ -160,7 +161,7 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
   const resources = deployment.resources ?? [];
   const read: string[] = [];
   const others: string[] = [];
-  const idOf = (resource: StateResource): string | undefined => (UUID.test(resource.id ?? "") ? resource.id : ids.get(keyOf(resource.urn)));
+  const idOf = (resource: StateResource): string | undefined => (isUuid(resource.id ?? "") ? resource.id : ids.get(keyOf(resource.urn)));
   // Lost creates (placeholders) whose id a journal or log now gives.
   for (const resource of resources) {
     const id = isUnconfirmed(resource.outputs) ? ids.get(keyOf(resource.urn)) : undefined;
@@ -204,8 +205,6 @@ async function repair(facts: StackFacts, options: RecoverOptions): Promise<strin
     await backend.close();
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function needsRecovery(facts: StackFacts): boolean {
   return (

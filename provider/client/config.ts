@@ -154,30 +154,53 @@ export const NUMERIC_OPTIONS = {
 } as const;
 type NumericOption = keyof typeof NUMERIC_OPTIONS;
 
-/** Shorter tokens are refused: redacting a one-letter token would corrupt every message it appears in. */
-export const MIN_TOKEN_LENGTH = 8;
-
 /** The environment variable a shared rate-limit pacer's URL is handed to every process in (a tool's protocol: `resources/tool-protocol.ts`). */
 export const SHARED_PACER_URL_ENV = "SERVICEAPI_SHARED_PACER_URL";
+
+/** The environment variable each option falls back to when it is not given. */
+export const OPTION_ENV = {
+  token: "SERVICEAPI_TOKEN",
+  baseUrl: "SERVICEAPI_BASE_URL",
+  publicBaseUrl: "SERVICEAPI_PUBLIC_BASE_URL",
+  sharedPacerUrl: SHARED_PACER_URL_ENV,
+} as const;
+
+/**
+ * A value as given, else the environment variable `variable`, and which of the two it is (`given`
+ * when it is not `undefined`, even empty): the one fallback rule, for the client's options here and
+ * the provider's settings (`resources/settings.ts`), which name a value by where it came from.
+ */
+export function givenOrEnv(
+  given: string | undefined,
+  variable: string,
+  env: NodeJS.ProcessEnv,
+): { value: string | undefined; from: "given" | "env" } {
+  return given !== undefined ? { value: given, from: "given" } : { value: env[variable], from: "env" };
+}
+
+/** Shorter tokens are refused: redacting a one-letter token would corrupt every message it appears in. */
+export const MIN_TOKEN_LENGTH = 8;
 
 export function resolveConfig(options: ClientOptions, fallbackEnv: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const env = options.env ?? fallbackEnv;
   const labels = { ...options.optionLabels };
   const label = (name: OptionName) => labels[name] ?? name;
-  const token = options.token ?? env.SERVICEAPI_TOKEN;
-  if (!token) throw new ConfigError("token is required: pass `token` or set SERVICEAPI_TOKEN");
+  const fallback = (name: keyof typeof OPTION_ENV) => givenOrEnv(options[name], OPTION_ENV[name], env);
+  const token = fallback("token").value;
+  if (!token) throw new ConfigError(`token is required: pass \`token\` or set ${OPTION_ENV.token}`);
   checkToken(token);
   if (options.userAgent !== undefined && !/^[\x20-\x7e]+$/.test(options.userAgent)) {
     throw new ConfigError("userAgent must be printable ASCII (it is sent as a header)");
   }
-  const baseUrlText = options.baseUrl ?? env.SERVICEAPI_BASE_URL;
-  if (!baseUrlText) throw new ConfigError("baseUrl is required: pass `baseUrl` or set SERVICEAPI_BASE_URL");
+  const baseUrlText = fallback("baseUrl").value;
+  if (!baseUrlText) throw new ConfigError(`baseUrl is required: pass \`baseUrl\` or set ${OPTION_ENV.baseUrl}`);
   const baseUrl = checkBaseUrl(label("baseUrl"), baseUrlText);
-  const publicText = options.publicBaseUrl ?? env.SERVICEAPI_PUBLIC_BASE_URL;
+  const publicText = fallback("publicBaseUrl").value;
   const publicBaseUrl = publicText ? checkBaseUrl(label("publicBaseUrl"), publicText) : baseUrl;
   const n = (name: NumericOption) => checkNumber(name, options[name], label(name));
-  const pacerText = options.sharedPacerUrl ?? env[SHARED_PACER_URL_ENV];
-  const pacerSetting = options.sharedPacerUrl === undefined ? SHARED_PACER_URL_ENV : label("sharedPacerUrl");
+  const pacer = fallback("sharedPacerUrl");
+  const pacerText = pacer.value;
+  const pacerSetting = pacer.from === "env" ? OPTION_ENV.sharedPacerUrl : label("sharedPacerUrl");
   return {
     token,
     baseUrl,

@@ -12,6 +12,8 @@ export {
   NUMERIC_OPTIONS,
   MIN_TOKEN_LENGTH,
   SHARED_PACER_URL_ENV,
+  OPTION_ENV,
+  givenOrEnv,
   checkClientOptions,
   checkNumber as checkNumericOption,
 } from "./config";

@@ -76,6 +76,10 @@ export function text(min = 0, max = Number.POSITIVE_INFINITY) {
  * variant bits, so ids such as `ccdf56a4-8fd7-0d19-e8ad-d64bc232702d` are valid everywhere.
  */
 export const uuid = z.guid({ error: "must be a UUID (8-4-4-4-12 hex digits)" });
+/** Whether `text` is a UUID as `uuid` checks it: for ids read outside a request (states, journals, files). */
+export function isUuid(text: string): boolean {
+  return uuid.safeParse(text).success;
+}
 /**
  * An absolute URI as RFC 3986 defines it, which is what OpenAPI's `format: uri` means: ASCII only,
  * no spaces, `%` only before two hex digits. (`z.url()` follows the WHATWG URL parser, which fixes

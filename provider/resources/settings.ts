@@ -3,7 +3,15 @@
  * Used by the dynamic providers (`configure()`, in the provider process) and by the data sources
  * (`pulumi.Config`, in the program process), so both read the same keys the same way.
  */
-import { ConfigError, NUMERIC_OPTIONS, checkClientOptions, checkNumericOption, type ClientOptions } from "../client";
+import {
+  ConfigError,
+  NUMERIC_OPTIONS,
+  OPTION_ENV,
+  checkClientOptions,
+  checkNumericOption,
+  givenOrEnv,
+  type ClientOptions,
+} from "../client";
 
 /** The numeric client options a stack may set as `serviceapi:<name>`. */
 const NUMERIC_KEYS = [
@@ -52,18 +60,18 @@ export const SETTINGS: Record<string, Setting> = {
   token: {
     type: "string",
     secret: true,
-    env: "SERVICEAPI_TOKEN",
+    env: OPTION_ENV.token,
     description:
       "The API bearer token, at least 8 printable ASCII characters. Prefer SERVICEAPI_TOKEN in the environment: it then appears in no state or log.",
   },
   baseUrl: {
     type: "string",
-    env: "SERVICEAPI_BASE_URL",
+    env: OPTION_ENV.baseUrl,
     description: "Origin of the /v1/... operations: https://, or http:// on loopback only.",
   },
   publicBaseUrl: {
     type: "string",
-    env: "SERVICEAPI_PUBLIC_BASE_URL",
+    env: OPTION_ENV.publicBaseUrl,
     description: "Origin of the /api/v1/public/... operations. Default: baseUrl.",
   },
   productRefresh: {
@@ -102,6 +110,14 @@ const MISSING_TOKEN =
 const MISSING_BASE_URL =
   "serviceapi: no base URL. Set it with `pulumi config set serviceapi:baseUrl <url>` " + "or the SERVICEAPI_BASE_URL environment variable.";
 
+/** A setting as the configuration gives it, else from its environment variable: where it came from, and its name there. */
+interface Found {
+  value: string | undefined;
+  source: "config" | "env" | undefined;
+  /** `serviceapi:<key>`, or the variable when the value is (or would be) the environment's. */
+  name: string;
+}
+
 /**
  * Builds the settings from a config lookup (`key` is the short name, e.g. `token`) and the
  * environment. Stack config wins over the environment. Never puts the token in a message.
@@ -111,24 +127,26 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
     const v = get(key);
     return v === undefined || v === "" ? undefined : v;
   };
-  const token = value("token") ?? env.SERVICEAPI_TOKEN;
-  if (!token) throw new ConfigError(MISSING_TOKEN);
-  const baseUrl = value("baseUrl") ?? env.SERVICEAPI_BASE_URL;
-  if (!baseUrl) throw new ConfigError(MISSING_BASE_URL);
-  const publicBaseUrl = value("publicBaseUrl") ?? env.SERVICEAPI_PUBLIC_BASE_URL;
-  // A URL is named by where it came from: the stack config key, or the environment variable.
-  const optionLabels = {
-    ...NUMERIC_LABELS,
-    baseUrl: value("baseUrl") === undefined ? "SERVICEAPI_BASE_URL" : "serviceapi:baseUrl",
-    publicBaseUrl: value("publicBaseUrl") === undefined ? "SERVICEAPI_PUBLIC_BASE_URL" : "serviceapi:publicBaseUrl",
-    sharedPacerUrl: "SERVICEAPI_SHARED_PACER_URL",
+  // Where a setting that has a variable came from, worked out once: the client's fallback rule, an empty value unset.
+  const find = (key: "token" | "baseUrl" | "publicBaseUrl" | "adoptManaged"): Found => {
+    const variable = SETTINGS[key]!.env!;
+    const { value: raw, from } = givenOrEnv(value(key), variable, env);
+    const found = raw === "" ? undefined : raw;
+    const source = found === undefined ? undefined : from === "given" ? "config" : "env";
+    return { value: found, source, name: from === "given" ? `serviceapi:${key}` : variable };
   };
-  const client: ClientOptions = { token, baseUrl, optionLabels };
-  if (publicBaseUrl) client.publicBaseUrl = publicBaseUrl;
-  // Environment only, never a stack setting: a tool running stacks in parallel sets it for one run
-  // (`client/shared-pacer.ts`), and the CLI passes it to every provider process; nothing records it.
-  const sharedPacerUrl = env.SERVICEAPI_SHARED_PACER_URL;
-  if (sharedPacerUrl) client.sharedPacerUrl = sharedPacerUrl;
+  const token = find("token");
+  if (!token.value) throw new ConfigError(MISSING_TOKEN);
+  const baseUrl = find("baseUrl");
+  if (!baseUrl.value) throw new ConfigError(MISSING_BASE_URL);
+  const publicBaseUrl = find("publicBaseUrl");
+  const adoptManaged = find("adoptManaged");
+  // A URL is named by where it came from. The shared pacer's URL is the environment's only, never a
+  // stack setting (a tool running stacks in parallel sets it for one run: `client/shared-pacer.ts`):
+  // the client reads it there itself, and names it so.
+  const optionLabels = { ...NUMERIC_LABELS, baseUrl: baseUrl.name, publicBaseUrl: publicBaseUrl.name };
+  const client: ClientOptions = { token: token.value, baseUrl: baseUrl.value, optionLabels };
+  if (publicBaseUrl.value) client.publicBaseUrl = publicBaseUrl.value;
   for (const key of NUMERIC_KEYS) {
     const raw = value(key);
     if (raw === undefined) continue;
@@ -143,17 +161,11 @@ export function readSettings(get: (key: string) => string | undefined, env: Node
   // The client's own checks (token shape and length, URL scheme and form) run here too, so a bad
   // setting fails the preview, not the first request of `up`.
   checkClientOptions(client, env);
-  const source = (key: string, fallback: string | undefined) => (value(key) !== undefined ? "config" : fallback ? "env" : undefined);
   return {
     client,
     productRefresh: readBoolean("productRefresh", value("productRefresh"), true),
-    adoptManaged: readWord("adoptManaged", value("adoptManaged"), env) as AdoptManaged,
-    sources: {
-      token: source("token", env.SERVICEAPI_TOKEN),
-      baseUrl: source("baseUrl", env.SERVICEAPI_BASE_URL),
-      publicBaseUrl: source("publicBaseUrl", env.SERVICEAPI_PUBLIC_BASE_URL),
-      adoptManaged: source("adoptManaged", env.SERVICEAPI_ADOPT_MANAGED),
-    },
+    adoptManaged: readWord("adoptManaged", adoptManaged) as AdoptManaged,
+    sources: { token: token.source, baseUrl: baseUrl.source, publicBaseUrl: publicBaseUrl.source, adoptManaged: adoptManaged.source },
   };
 }
 
@@ -166,13 +178,10 @@ function readBoolean(key: string, raw: string | undefined, fallback: boolean): b
 }
 
 /** A setting of `values` (`SETTINGS[key].values`), from the config or else its environment variable; the first value when neither sets it. */
-function readWord(key: string, configured: string | undefined, env: NodeJS.ProcessEnv): string {
-  const { values, env: variable } = SETTINGS[key]!;
-  const fromEnv = variable === undefined ? undefined : env[variable] || undefined;
-  const raw = configured ?? fromEnv;
-  if (raw === undefined) return values![0]!;
-  const word = raw.trim().toLowerCase();
+function readWord(key: string, found: Found): string {
+  const { values } = SETTINGS[key]!;
+  if (found.value === undefined) return values![0]!;
+  const word = found.value.trim().toLowerCase();
   if (values!.includes(word)) return word;
-  const name = configured !== undefined ? `serviceapi:${key}` : variable!;
-  throw new ConfigError(`${name} must be ${values!.join(" or ")} (got ${JSON.stringify(raw)})`);
+  throw new ConfigError(`${found.name} must be ${values!.join(" or ")} (got ${JSON.stringify(found.value)})`);
 }

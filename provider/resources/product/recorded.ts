@@ -4,6 +4,7 @@
  * product — the catalog tool (every stack of the backend) and an adoption's check — from states
  * they read, not from the engine. One definition, so the two cannot disagree.
  */
+import { isUuid } from "../../contract/schemas";
 import { isUnconfirmed } from "../unconfirmed";
 
 /** The plugin's resource token. */
@@ -13,7 +14,6 @@ export const DYNAMIC_PRODUCT_TYPE = "pulumi-nodejs:dynamic/serviceapi:Product";
 /** Stacks made before the dynamic resource had a type of its own: the generic token, told apart by the provider stub it requires. */
 const GENERIC_DYNAMIC_TYPE = "pulumi-nodejs:dynamic:Resource";
 const STUB = /pulumi-serviceapi\/(dynamic|lifecycle)\/product\b/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A resource as a state holds it (the fields this needs). */
 export interface RecordedResource {
@@ -32,7 +32,7 @@ export function isProductResource(resource: RecordedResource): boolean {
 
 /** The product's id, lower case, when the resource is a product with a real record (not a placeholder); otherwise undefined. */
 export function recordedProductId(resource: RecordedResource): string | undefined {
-  if (!isProductResource(resource) || resource.id === undefined || !UUID.test(resource.id)) return undefined;
+  if (!isProductResource(resource) || resource.id === undefined || !isUuid(resource.id)) return undefined;
   if (isUnconfirmed(resource.outputs)) return undefined;
   return resource.id.toLowerCase();
 }

@@ -170,7 +170,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
     ...(news.name !== olds.name ? ["name"] : []),
     ...((news.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
   ];
-  const changes = changed.length > 0 || declaredKeys(news).join() !== (olds[DECLARED] ?? []).join();
+  const changes = changed.length > 0 || declaredKeys(news).join() !== olds[DECLARED].join();
   return { changes, replaces, changed };
 }
 
@@ -208,14 +208,14 @@ async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequ
 
 /** Drift in `name` (and a vanished site) from the shared per-project listing. */
 async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs>) {
-  const { site } = await findSite(ctx, state.projectId, state.siteId ?? id);
+  const { site } = await findSite(ctx, state.projectId, state.siteId);
   if (!site) return {};
   const stored = { projectId: state.projectId, siteId: state.siteId, restoreNameOnDelete: state.restoreNameOnDelete };
   // The name this stack set is kept as it was: a refresh is nobody's rename.
   const kept = revealed(state[NAME_SET]);
   const refreshed = {
-    ...outputs(site, stored as Desired, state.originalName ?? null),
-    [DECLARED]: state[DECLARED] ?? ["name", "projectId", "siteId"],
+    ...outputs(site, stored as Desired, state.originalName),
+    [DECLARED]: state[DECLARED],
     ...(kept !== undefined && nameSet(kept)),
   };
   const live = { ...stored, name: site.name ?? null };
@@ -231,7 +231,7 @@ async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs
  */
 async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: DeleteRequest<SiteOutputs>): Promise<void> {
   const name = label("Site", id, logicalName);
-  if (ctx.ledger.importedThisRun("Site", props.siteId ?? id)) {
+  if (ctx.ledger.importedThisRun("Site", props.siteId)) {
     ctx.info(
       `${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`,
     );
@@ -241,11 +241,11 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     ctx.info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
     return;
   }
-  if (props.originalName === null || props.originalName === undefined) {
+  if (props.originalName === null) {
     ctx.warn(`${name}: nothing sent; its original name is unknown (the service did not return one), so its current name is left as it is.`);
     return;
   }
-  const { site } = await findSite(ctx, props.projectId, props.siteId ?? id);
+  const { site } = await findSite(ctx, props.projectId, props.siteId);
   if (!site) {
     ctx.info(`${name}: no longer listed in project ${props.projectId}; nothing sent, removed from the stack.`);
     return;
@@ -254,7 +254,7 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     ctx.info(`${name}: nothing sent; the service already shows its original name.`);
     return;
   }
-  // State from before the name set was kept: the state's name is the best there is.
+  // State from before the name set was kept (0.1.0): its name, as a refresh left it, is what the stack set.
   const set = revealed(props[NAME_SET]) ?? props.name;
   if (site.name !== set) {
     ctx.warn(

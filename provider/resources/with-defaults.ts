@@ -1,7 +1,8 @@
 /**
  * `withDefaults(lifecycle)`: what both faces call, so a lifecycle behaves the same behind either.
  * It turns the engine's values into each operation's typed request — inputs decoded here, as each
- * request arrives, by the field table (`stored-state.ts`); the logical name as the face supplies it — runs the table's
+ * request arrives, by the field table (`stored-state.ts`); a state of an older shape migrated to
+ * today's (`state-migrations.ts`); the logical name as the face supplies it — runs the table's
  * checks, records in the ledger what a later operation of the command needs (a `check` makes the
  * next `diff` of the resource a planning one), adds the configuration advice to the failures of
  * record operations (`errors.ts`), and supplies what the lifecycle leaves out:
@@ -18,6 +19,7 @@ import { Failures, checkInputs } from "./checks";
 import type { ProviderContext } from "./context";
 import { UserError, adviseOnFailure } from "./errors";
 import type { CheckFailure, DiffResult, Lifecycle, ReadResult, Values } from "./lifecycle";
+import { migrateState } from "./state-migrations";
 import { inputCodec, withoutName } from "./stored-state";
 
 interface Named {
@@ -50,8 +52,8 @@ export function withDefaults<I extends object, O extends object>(lifecycle: Life
   const { fields } = lifecycle;
   const type = fields.resource;
   const codec = inputCodec<I>(fields);
-  // The outputs this lifecycle wrote, minus the name a face may keep beside them.
-  const state = (values: object) => withoutName(values as Values) as O;
+  // The outputs this lifecycle wrote, minus the name a face may keep beside them, in today's shape (`state-migrations.ts`).
+  const state = (values: object) => migrateState(type, withoutName(values as Values)) as O;
   const decode = (values: object) => codec.decode(values as Values);
   return {
     type,

@@ -248,7 +248,7 @@ describe("update, read, remove", () => {
     const { ctx } = await harness();
     expect(await product.read(ctx, { name, id: MISSING, state: { projectId: project } })).toEqual({});
     const off = await harness({ productRefresh: "false" });
-    const props = { projectId: project, title: "Kept" } as ProductOutputs;
+    const props = { projectId: project, title: "Kept", __declared: ["projectId", "title"] } as ProductOutputs;
     expect(await product.read(off.ctx, { name, id: MISSING, state: props })).toEqual({ id: MISSING, props });
     await product.read(off.ctx, { name, id: MISSING, state: props });
     expect(off.sim.requests()).toEqual([]);

@@ -76,6 +76,12 @@ export const TAKEN_OVER = "__takenOver";
  * again. It is archived like any other product this stack created.
  */
 export const CREATED_HERE = "__createdByThisStack";
+/**
+ * The mark of a product adopted (`adoptId`) by a version that did not record what it found: what
+ * it was is unknown, so deleting it leaves it as it is. Set by the state's migration
+ * (`state-migrations.ts`), which recognises that state by what it lacks.
+ */
+export const ADOPTED_WITHOUT_RECORD = "__adoptedWithoutRecord";
 
 export interface TakenOver {
   /** The product when this stack took it over. */
@@ -91,6 +97,7 @@ export type TakenAgain = TakenOver | "created";
 export interface Ownership {
   [TAKEN_OVER]?: Secret<TakenOver>;
   [CREATED_HERE]?: true;
+  [ADOPTED_WITHOUT_RECORD]?: true;
 }
 
 /** The fields a create cannot carry (the table's `create: false`): one PATCH after the POST sets them. */

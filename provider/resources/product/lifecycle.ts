@@ -15,7 +15,15 @@ import { announceDiff, label, logCreated } from "../messages";
 import { DECLARED, declaredKeys } from "../stored-state";
 import { isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "../unconfirmed";
 import { adopt, claimAdoption, claimManaged, previewAdoption } from "./adopt";
-import { CREATED_HERE, PRODUCT_FIELDS, UPDATE_ONLY, outputs, unconfirmedOutputs, type Desired, type ProductOutputs } from "./fields";
+import {
+  ADOPTED_WITHOUT_RECORD,
+  PRODUCT_FIELDS,
+  UPDATE_ONLY,
+  outputs,
+  unconfirmedOutputs,
+  type Desired,
+  type ProductOutputs,
+} from "./fields";
 import { buildProductPatch } from "./patch";
 import { importRecord, read } from "./refresh";
 import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
@@ -66,20 +74,18 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning, secr
     ...(!replaces.includes("adoptId") && (news.adoptId ?? null) !== (olds.adoptId ?? null) ? ["adoptId"] : []),
   ];
   // A nullable input switching between absent and null changes no field, but is recorded.
-  const changes = changed.length > 0 || declaredKeys(news).join() !== (olds[DECLARED] ?? []).join();
+  const changes = changed.length > 0 || declaredKeys(news).join() !== olds[DECLARED].join();
   return { changes, replaces, changed };
 }
 
 /**
  * A replacement that adopts the resource's own product (projectId changed, adoptId its id): the
  * new resource keeps what the old one knew of it, for `pulumi destroy` — what it was when first
- * taken over, or that this stack created it. A product adopted by an older version, with no
- * record, is taken as found now.
+ * taken over, or that this stack created it. A product adopted without a record is taken as found now.
  */
 function keepOwnership(ctx: ProviderContext, id: string, olds: ProductOutputs): void {
-  const record = takenOverIn(olds);
-  const created = olds[CREATED_HERE] === true || olds.adoptId === undefined;
-  if (record !== undefined || created) ctx.ledger.takenAgain.set(id.toLowerCase(), record ?? "created");
+  if (olds[ADOPTED_WITHOUT_RECORD] === true) return;
+  ctx.ledger.takenAgain.set(id.toLowerCase(), takenOverIn(olds) ?? "created");
 }
 
 /** A replacement that adopts, previewed in `diff` (which alone knows the resource's id): a problem with adoptId fails the operation. */

@@ -14,7 +14,7 @@ import { label } from "../messages";
 import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
 import { managedElsewhere } from "./managed-elsewhere";
-import { NULLABLE, PRODUCT_FIELDS, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
+import { NULLABLE, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
 import { ownershipAfter, tookOver } from "./taken-over";
 
 export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
@@ -41,8 +41,7 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
     onDelete: state.onDelete,
     ...(state.adoptId !== undefined && { adoptId: state.adoptId }),
   };
-  // A pending create taken over with --import-pending-creates has inputs but no __declared yet.
-  const declared = state[DECLARED] ?? declaredKeys(pickInputs(state));
+  const declared = state[DECLARED];
   // How the product came into the stack is kept as it was: a refresh is nobody's write.
   const refreshed: ProductOutputs = { ...outputs(record, stored), ...ownershipAfter(state), [DECLARED]: declared };
   const inputs = refreshedInputs(declared, { ...record, ...stored }, NULLABLE);
@@ -57,14 +56,6 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
     );
   }
   return { id, props: refreshed, inputs };
-}
-
-/** The input fields a state holds, `null` dropped (a state taken over from a pending create is its inputs). */
-function pickInputs(state: object): object {
-  const values = state as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(PRODUCT_FIELDS.inputs).flatMap((key) => (values[key] === undefined || values[key] === null ? [] : [[key, values[key]]])),
-  );
 }
 
 /**

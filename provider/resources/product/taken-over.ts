@@ -13,8 +13,8 @@
  * live value is still the one this stack set is set back; one changed since (by a person, or by
  * another stack that manages the same product) is left as it is, with a warning.
  *
- * State written before this record was kept: a product whose state has an `adoptId` but no record
- * was adopted by an older version, so what it was is unknown; it is left as it is (and the destroy
+ * A product adopted by a version that did not record what it found is marked so by its state's
+ * migration (`state-migrations.ts`): what it was is unknown, so it is left as it is (and the destroy
  * says so). Any other product without a record is one this stack created (or imported before the
  * record was kept, which the state cannot tell apart) and is archived, as before.
  */
@@ -22,9 +22,12 @@ import type { Product, UpdateProductBody } from "../../client";
 import type { ProviderContext } from "../context";
 import { isNotFound } from "../errors";
 import { secret, revealed, type Secret } from "../secret-output";
+import type { Values } from "../lifecycle";
+import { migrateState } from "../state-migrations";
 import { DECLARED } from "../stored-state";
 import { PRODUCT_FIELD_NAMES, productRequestValue, type ProductField } from "../../contract/schemas";
 import {
+  ADOPTED_WITHOUT_RECORD,
   CREATED_HERE,
   TAKEN_OVER,
   keptFields,
@@ -66,13 +69,15 @@ export function ownershipOfAdopted(again: TakenAgain | undefined, found: LiveFie
 /** What deleting the resource does to the product. */
 export type Fate = "retain" | "archive" | "give back" | "adopted without a record";
 
-export function fateOf(state: ProductOutputs): Fate {
+/** What deleting does to the product a state records: a lifecycle's, or one the catalog tool read (migrated here, as `withDefaults` does). */
+export function fateOf(stored: ProductOutputs): Fate {
+  const state = migrateState("Product", stored as unknown as Values) as unknown as ProductOutputs;
   if (state.onDelete === "retain") return "retain";
   // A declared onDelete (only "archive" is left) wins; undeclared, the stored "archive" is the default's.
-  if (state[DECLARED]?.includes("onDelete")) return "archive";
+  if (state[DECLARED].includes("onDelete")) return "archive";
   if (state[CREATED_HERE] === true) return "archive";
   if (takenOverIn(state) !== undefined) return "give back";
-  if (state.adoptId !== undefined) return "adopted without a record";
+  if (state[ADOPTED_WITHOUT_RECORD] === true) return "adopted without a record";
   return "archive";
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { version } from "../../package.json";
-import { jsonType, type InputField, type ResourceFields } from "../resources/fields";
+import { jsonType, type InputField, type ResourceFields } from "../resources/field-table";
 import { PRODUCT_FIELDS } from "../resources/product";
 import { SITE_FIELDS } from "../resources/site";
 import { TASK_FIELDS } from "../resources/task";

@@ -15,7 +15,7 @@
  */
 import "../dynamic/node-version"; // first: an older Node gets one clear line, not an error from inside a dependency
 import { CustomResource, type CustomResourceOptions } from "@pulumi/pulumi/resource";
-import { PRODUCT_FIELDS } from "../resources/product/fields";
+import { PRODUCT_FIELDS } from "../resources/product/inputs-and-state";
 import { DYNAMIC_PRODUCT_TYPE } from "../resources/product/recorded";
 import type { ProductArgs } from "./product";
 import { resourceProps, withoutPromiseTraces } from "./resource-props";

@@ -8,7 +8,7 @@ import { RunError } from "@pulumi/pulumi/errors";
 import { getOrganization, getProject, getStack } from "@pulumi/pulumi/metadata";
 import { isSecret, output, type Input, type Output } from "@pulumi/pulumi/output";
 import type { CustomResourceOptions } from "@pulumi/pulumi/resource";
-import { propertyNames, type ResourceFields } from "../resources/fields";
+import { propertyNames, type ResourceFields } from "../resources/field-table";
 import { SECRETS_KEY, STACK_KEY } from "../resources/program-hints";
 import { NAME_KEY } from "../resources/stored-state";
 import { noteInputProblems } from "./input-problems";

@@ -9,7 +9,7 @@
  */
 import { parseWithIssues } from "../contract/issues";
 import { closeNames } from "./close-names";
-import type { InputField, ResourceFields } from "./fields";
+import type { InputField, ResourceFields } from "./field-table";
 import type { CheckFailure } from "./lifecycle";
 
 /**

@@ -15,7 +15,7 @@
  * dynamic-provider SDK.
  */
 import type { ProviderContext } from "./context";
-import type { ResourceFields } from "./fields";
+import type { ResourceFields } from "./field-table";
 
 /** Values as the engine hands them over, before `withDefaults` decodes them. */
 export type Values = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { requireId } from "./omitted-id";
 import { z } from "zod";
 import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
 import { isUnknown } from "./checks";
-import type { ResourceFields } from "./fields";
+import type { ResourceFields } from "./field-table";
 import { UserError, isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { announceDiff, label } from "./messages";
@@ -42,7 +42,8 @@ export interface SiteInputs {
   restoreNameOnDelete?: boolean;
 }
 
-type Desired = Stored<SiteInputs>;
+/** The inputs as a lifecycle request carries them: decoded by `SITE_FIELDS`, a `null` left out (`Stored`). */
+type StoredSiteInputs = Stored<SiteInputs>;
 
 export interface SiteOutputs {
   projectId: string;
@@ -147,7 +148,7 @@ async function rename(ctx: ProviderContext, projectId: string, siteId: string, n
  * project. Finding out is a read (the project's listing, which the create then reuses), so it fails
  * the preview, not the deploy.
  */
-async function check(ctx: ProviderContext, { olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+async function check(ctx: ProviderContext, { olds, news }: CheckRequest<StoredSiteInputs>): Promise<CheckFailure[]> {
   const takesOver = olds.siteId !== news.siteId || olds.projectId !== news.projectId;
   if (!takesOver || isUnknown(news.siteId) || isUnknown(news.projectId)) return [];
   const { site, count } = await findSite(ctx, news.projectId, news.siteId);
@@ -162,7 +163,7 @@ async function check(ctx: ProviderContext, { olds, news }: CheckRequest<Desired>
   ];
 }
 
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<Desired, SiteOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<StoredSiteInputs, SiteOutputs>) {
   const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && news[k] !== olds[k]);
   if (replaces.length === 0 && news.name !== olds.name) announceDiff(ctx, label("Site", id, name), ["name"], planning);
   const changed = [
@@ -174,7 +175,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
   return { changes, replaces, changed };
 }
 
-async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
+async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredSiteInputs>) {
   const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
   if (!site) {
     // Checked at preview; the site left the project since.
@@ -188,7 +189,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
   return { id: site.id, outs: { ...outputs(current, desired, originalName), ...nameSet(current.name ?? desired.name) } };
 }
 
-async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, SiteOutputs>) {
+async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredSiteInputs, SiteOutputs>) {
   // Only restoreNameOnDelete changed: record it without a request.
   if (news.name === olds.name) {
     const kept = revealed(olds[NAME_SET]);
@@ -214,7 +215,7 @@ async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs
   // The name this stack set is kept as it was: a refresh is nobody's rename.
   const kept = revealed(state[NAME_SET]);
   const refreshed = {
-    ...outputs(site, stored as Desired, state.originalName),
+    ...outputs(site, stored as StoredSiteInputs, state.originalName),
     [DECLARED]: state[DECLARED],
     ...(kept !== undefined && nameSet(kept)),
   };
@@ -278,7 +279,7 @@ function nameSet(name: string): { [NAME_SET]: Secret<string> } {
   return { [NAME_SET]: secret(name) };
 }
 
-function outputs(site: Site, desired: Desired, originalName: string | null): SiteOutputs {
+function outputs(site: Site, desired: StoredSiteInputs, originalName: string | null): SiteOutputs {
   return {
     projectId: desired.projectId,
     siteId: desired.siteId ?? site.id,
@@ -310,4 +311,13 @@ async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 
-export const site: Lifecycle<Desired, SiteOutputs> = { fields: SITE_FIELDS, check, diff, create, read, update, remove, importRecord };
+export const site: Lifecycle<StoredSiteInputs, SiteOutputs> = {
+  fields: SITE_FIELDS,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  remove,
+  importRecord,
+};

@@ -14,7 +14,7 @@
  * stack set was kept (`NAME_SET` in `site.ts`) is judged by its name at delete (docs/architecture.md says why).
  */
 import type { Values } from "./lifecycle";
-import { ADOPTED_WITHOUT_RECORD, CREATED_HERE, PRODUCT_FIELDS, TAKEN_OVER } from "./product/fields";
+import { ADOPTED_WITHOUT_RECORD, CREATED_HERE, PRODUCT_FIELDS, TAKEN_OVER } from "./product/inputs-and-state";
 import { DECLARED, declaredKeys } from "./stored-state";
 
 /** One older shape of a resource's state, and how it becomes today's. */

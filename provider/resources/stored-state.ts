@@ -7,7 +7,7 @@ import { z } from "zod";
 import { parseWithIssues } from "../contract/issues";
 import { UNKNOWN } from "./checks";
 import { ProviderError } from "./errors";
-import { jsonType, type ResourceFields } from "./fields";
+import { jsonType, type ResourceFields } from "./field-table";
 import type { Values } from "./lifecycle";
 
 /**

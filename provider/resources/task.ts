@@ -9,7 +9,7 @@ import { CreateTaskBody, uuid } from "../contract/schemas";
 import { nextRun } from "../contract/rrule";
 import { requireId } from "./omitted-id";
 import { UNKNOWN } from "./checks";
-import type { ResourceFields } from "./fields";
+import type { ResourceFields } from "./field-table";
 import { PartialFailure, UserError } from "./errors";
 import { label, logCreated } from "./messages";
 import type { Stored } from "./stored-state";
@@ -46,7 +46,8 @@ export interface TaskInputs {
   adoptId?: string;
 }
 
-type Desired = Stored<TaskInputs>;
+/** The inputs as a lifecycle request carries them: decoded by `TASK_FIELDS`, a `null` left out (`Stored`). */
+type StoredTaskInputs = Stored<TaskInputs>;
 
 export interface TaskOutputs extends TaskInputs {
   /** When the service will run the task next, as it reported at create. */
@@ -105,7 +106,7 @@ const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
 const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
 
 /** The schedule, judged now, when a task will be created: an adopted task is not, so its schedule is not judged again. */
-async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<StoredTaskInputs>): Promise<CheckFailure[]> {
   if (news.adoptId !== undefined || !willCreate(olds, news)) return [];
   return scheduleFailures(news.scheduledAt, news.rrule);
 }
@@ -115,7 +116,7 @@ async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<Desired
  * differs. Only then do the time-dependent checks apply: a series that has ended since the task
  * was created must not fail every later preview of a stack that does not touch it.
  */
-function willCreate(olds: Partial<Desired>, news: Desired): boolean {
+function willCreate(olds: Partial<StoredTaskInputs>, news: StoredTaskInputs): boolean {
   return TASK_BODY_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
 }
 
@@ -138,7 +139,7 @@ function scheduleFailures(scheduledAt: string, rrule: string | undefined): Check
  * Any change replaces the task; the old one cannot be removed from the service, so say which.
  * `adoptId` replaces only when it names another task (removing it, or the task's own id, is nothing).
  */
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<Desired, TaskOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<StoredTaskInputs, TaskOutputs>) {
   if (isUnconfirmed(olds)) {
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
     if (!planning) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
@@ -158,7 +159,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
-async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
+async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredTaskInputs>) {
   const { adoptId, ...body } = desired;
   if (adoptId !== undefined) {
     ctx.info(`adopted ${label("Task", adoptId, name)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
@@ -192,7 +193,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
  * Reached only when `adoptId` is removed or set to the task's own id (every other change replaces):
  * the new inputs are recorded, nothing is sent.
  */
-async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, TaskOutputs>) {
+async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredTaskInputs, TaskOutputs>) {
   if (isUnconfirmed(olds)) throw refusal(ctx, "Task", name ?? id, olds);
   const { adoptId: _adoptId, ...kept } = olds;
   return { outs: { ...kept, ...(news.adoptId !== undefined && { adoptId: news.adoptId }) } };
@@ -212,7 +213,7 @@ async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<T
   );
 }
 
-function outputs(task: Task, desired: Desired): TaskOutputs {
+function outputs(task: Task, desired: StoredTaskInputs): TaskOutputs {
   // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
   return {
     ...desired,
@@ -233,4 +234,4 @@ async function importRecord(_ctx: ProviderContext, { id }: ImportRequest): Promi
 /**
  * No `read`: the API cannot read a task, so refresh keeps the stored state (each face's default).
  */
-export const task: Lifecycle<Desired, TaskOutputs> = { fields: TASK_FIELDS, check, diff, create, update, remove, importRecord };
+export const task: Lifecycle<StoredTaskInputs, TaskOutputs> = { fields: TASK_FIELDS, check, diff, create, update, remove, importRecord };

@@ -107,7 +107,10 @@ const RULES: Record<string, RuleCases> = {
       ["provider/resources/x.ts", 'import { ServiceApiClient } from "../client";'],
       ["provider/resources/x.ts", 'import type * as pulumi from "@pulumi/pulumi";'],
       ["provider/resources/x.ts", 'import { type Output } from "@pulumi/pulumi";'],
-      ["provider/resources/product/x.ts", 'import { ServiceApiClient } from "../../client";\nimport { checkFields } from "../fields";'],
+      [
+        "provider/resources/product/x.ts",
+        'import { ServiceApiClient } from "../../client";\nimport { checkFields } from "../field-table";',
+      ],
       // The state-backend reader, through its index.
       ["provider/resources/x.ts", 'import { openStateBackend } from "../backend";\nimport type { StackRef } from "../backend/index";'],
     ],

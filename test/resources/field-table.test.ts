@@ -15,7 +15,7 @@ import { parseCatalog } from "../../provider/catalog/catalog";
 import { writeDrift } from "../../provider/catalog/write-back";
 import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField } from "../../provider/contract/schemas";
 import { packageSchema } from "../../provider/plugin/schema";
-import { jsonType } from "../../provider/resources/fields";
+import { jsonType } from "../../provider/resources/field-table";
 import { driftedFields, product as lifecycle, productChanges, productInputFailures } from "../../provider/resources/product";
 import type { ProductOutputs } from "../../provider/resources/product";
 import { withDefaults } from "../../provider/resources/with-defaults";

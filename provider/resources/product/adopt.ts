@@ -24,7 +24,7 @@ import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS } from "../../contract/schemas
 import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
-import { outputs, type Desired } from "./fields";
+import { outputs, type StoredProductInputs } from "./inputs-and-state";
 import { managedElsewhere } from "./managed-elsewhere";
 import { recordAdoption } from "./adoption-file";
 import { buildProductPatch, describeChanges, productChanges } from "./patch";
@@ -65,7 +65,7 @@ function sameProduct(other: string): string {
 export async function previewAdoption(
   ctx: ProviderContext,
   productId: string,
-  desired: Partial<Desired>,
+  desired: Partial<StoredProductInputs>,
   name: string | undefined,
   secrets: ReadonlySet<string> | undefined,
 ): Promise<string | undefined> {
@@ -114,7 +114,7 @@ export async function previewAdoption(
  * looked for already (`managed-elsewhere.ts`); a stack of another backend, or a program not yet
  * deployed, cannot be seen — hence "in one stack only".
  */
-function ownedFromNowOn(desired: Partial<Desired>): string {
+function ownedFromNowOn(desired: Partial<StoredProductInputs>): string {
   // A nullable field is managed declared or not (left out, it is cleared); any other only when declared.
   const fields = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable || desired[field] !== undefined);
   return (
@@ -125,7 +125,7 @@ function ownedFromNowOn(desired: Partial<Desired>): string {
 }
 
 /** An adopted product that is archived stays archived unless the program declares a status: say so. */
-function archivedNote(current: Product, desired: Partial<Desired>): string {
+function archivedNote(current: Product, desired: Partial<StoredProductInputs>): string {
   return current.status === "archived" && desired.status === undefined
     ? " It is archived, and stays so: the program declares no status."
     : "";
@@ -136,7 +136,7 @@ function archivedNote(current: Product, desired: Partial<Desired>): string {
  * command) or read now with an empty PATCH; one more PATCH fixes what differs; no POST. The output
  * says which fields were sent.
  */
-export async function adopt(ctx: ProviderContext, productId: string, desired: Desired, name: string | undefined) {
+export async function adopt(ctx: ProviderContext, productId: string, desired: StoredProductInputs, name: string | undefined) {
   const client = ctx.client();
   let current: Product | undefined = ctx.ledger.adoptionReads.get(productId);
   ctx.ledger.adoptionReads.delete(productId);

@@ -1,7 +1,7 @@
 /**
  * `Product`: a product record, created with POST and kept in line with one PATCH of exactly the
  * fields that changed. This file is the lifecycle — check, diff, create, update, delete — over the
- * pieces beside it: the field table and state (`fields.ts`), the PATCH body (`patch.ts`), adoption
+ * pieces beside it: the field table and state (`inputs-and-state.ts`), the PATCH body (`patch.ts`), adoption
  * and the one-product-one-resource claims (`adopt.ts`), refresh and import (`refresh.ts`), and what
  * a product taken over gets back at delete (`taken-over.ts`).
  */
@@ -21,9 +21,9 @@ import {
   UPDATE_ONLY,
   outputs,
   unconfirmedOutputs,
-  type Desired,
+  type StoredProductInputs,
   type ProductOutputs,
-} from "./fields";
+} from "./inputs-and-state";
 import { buildProductPatch } from "./patch";
 import { importRecord, read } from "./refresh";
 import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
@@ -33,7 +33,7 @@ import { fateOf, giveBack, ownershipAfter, takenOverIn } from "./taken-over";
  * resource, read to preview the adoption). An existing resource whose adoptId changes is a
  * replacement, which `diff` previews, knowing the resource's id.
  */
-async function check(ctx: ProviderContext, { name, olds, news, secrets }: CheckRequest<Desired>): Promise<CheckFailure[]> {
+async function check(ctx: ProviderContext, { name, olds, news, secrets }: CheckRequest<StoredProductInputs>): Promise<CheckFailure[]> {
   if (news.adoptId === undefined || isUnknown(news.adoptId)) return [];
   const taken = claimAdoption(ctx, news.adoptId, name);
   if (taken !== undefined) return [{ property: "", reason: `adoptId ${taken}` }];
@@ -42,7 +42,7 @@ async function check(ctx: ProviderContext, { name, olds, news, secrets }: CheckR
   return problem === undefined ? [] : [{ property: "", reason: `adoptId ${problem}` }];
 }
 
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning, secrets }: DiffRequest<Desired, ProductOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning, secrets }: DiffRequest<StoredProductInputs, ProductOutputs>) {
   if (isUnconfirmed(olds)) {
     // An earlier create's outcome is unknown: only adopting (a replacement) or `--replace` goes on.
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
@@ -92,7 +92,7 @@ function keepOwnership(ctx: ProviderContext, id: string, olds: ProductOutputs): 
 async function previewReplacement(
   ctx: ProviderContext,
   adoptId: string,
-  news: Partial<Desired>,
+  news: Partial<StoredProductInputs>,
   name: string | undefined,
   secrets: ReadonlySet<string> | undefined,
 ): Promise<void> {
@@ -101,7 +101,7 @@ async function previewReplacement(
   if (problem !== undefined) throw new UserError(`adoptId ${problem}.`);
 }
 
-async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<Desired>) {
+async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredProductInputs>) {
   if (desired.adoptId !== undefined) return adopt(ctx, desired.adoptId, desired, name);
   const client = ctx.client();
   let created: Product;
@@ -140,16 +140,16 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
 }
 
 /** The POST body: the project and every declared field a create carries (the contract's table), so a field added there is sent without more code. */
-function createBody(desired: Desired): CreateProductBody {
+function createBody(desired: StoredProductInputs): CreateProductBody {
   const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
   return { projectId: desired.projectId, ...pick(desired, sent) } as CreateProductBody;
 }
 
-function pick(desired: Desired, fields: readonly ProductField[]): Partial<Desired> {
+function pick(desired: StoredProductInputs, fields: readonly ProductField[]): Partial<StoredProductInputs> {
   return Object.fromEntries(fields.filter((field) => desired[field] !== undefined).map((field) => [field, desired[field]]));
 }
 
-async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<Desired, ProductOutputs>) {
+async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredProductInputs, ProductOutputs>) {
   if (isUnconfirmed(olds)) throw refusal(ctx, "Product", name ?? id, olds);
   const patch = buildProductPatch(olds, news);
   // Nothing the API holds changed (e.g. only onDelete): record the new inputs without a request.
@@ -210,7 +210,7 @@ async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<P
   }
 }
 
-export const product: Lifecycle<Desired, ProductOutputs> = {
+export const product: Lifecycle<StoredProductInputs, ProductOutputs> = {
   fields: PRODUCT_FIELDS,
   check,
   diff,

@@ -8,7 +8,7 @@ import type { KnownProductStatus, ProductStatus, UpdateProductBody } from "../..
 import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, PRODUCT_STATUSES } from "../../contract/schemas";
 import { isUnknown } from "../checks";
 import { shown } from "../messages";
-import { RESTORE_STATUS, type Desired, type LiveFields } from "./fields";
+import { RESTORE_STATUS, type StoredProductInputs, type LiveFields } from "./inputs-and-state";
 
 /**
  * The smallest PATCH that makes `current` match the program, walking the contract's field table:
@@ -16,7 +16,7 @@ import { RESTORE_STATUS, type Desired, type LiveFields } from "./fields";
  * left out (`status`) is not managed — except that a status archived behind Pulumi's back is set
  * back (`RESTORE_STATUS`).
  */
-export function buildProductPatch(current: LiveFields, desired: Partial<Desired>): UpdateProductBody {
+export function buildProductPatch(current: LiveFields, desired: Partial<StoredProductInputs>): UpdateProductBody {
   const patch: Record<string, unknown> = {};
   for (const field of PRODUCT_FIELD_NAMES) {
     const want = PRODUCT_FIELD_SPECS[field].nullable ? (desired[field] ?? null) : desired[field];
@@ -40,7 +40,7 @@ export interface FieldChange {
  * field with the value the stack holds now. The one rule for "which fields change" — the lifecycle's
  * diff and update, the catalog's reports and the demo all read it from here.
  */
-export function productChanges(current: LiveFields, desired: Partial<Desired>): FieldChange[] {
+export function productChanges(current: LiveFields, desired: Partial<StoredProductInputs>): FieldChange[] {
   const patch = buildProductPatch(current, desired);
   return (Object.keys(patch) as (keyof UpdateProductBody)[]).map((field) => ({ field, from: current[field] ?? null, to: patch[field] }));
 }
@@ -51,9 +51,9 @@ export function productChanges(current: LiveFields, desired: Partial<Desired>): 
  * against the live record). A field the program leaves alone (a status it does not declare, unless
  * archived behind Pulumi's back) is not drift. `to` is the live value.
  */
-export function driftedFields(recorded: LiveFields, live: LiveFields, declared: Partial<Desired>): FieldChange[] {
+export function driftedFields(recorded: LiveFields, live: LiveFields, declared: Partial<StoredProductInputs>): FieldChange[] {
   const managed = new Set(Object.keys(buildProductPatch(live, declared)));
-  return (Object.keys(buildProductPatch(recorded, live as Partial<Desired>)) as (keyof UpdateProductBody)[])
+  return (Object.keys(buildProductPatch(recorded, live as Partial<StoredProductInputs>)) as (keyof UpdateProductBody)[])
     .filter((field) => managed.has(field))
     .map((field) => ({ field, from: recorded[field] ?? null, to: live[field] ?? null }));
 }
@@ -73,7 +73,7 @@ export function isKnownStatus(status: ProductStatus | undefined): status is Know
  */
 export function describeChanges(
   changes: readonly FieldChange[],
-  desired: Partial<Desired>,
+  desired: Partial<StoredProductInputs>,
   secrets: ReadonlySet<string> | undefined,
 ): string {
   const hidden = (field: string) => secrets === undefined || secrets.has(field);

@@ -14,7 +14,7 @@ import { label } from "../messages";
 import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
 import { managedElsewhere } from "./managed-elsewhere";
-import { NULLABLE, RESTORE_STATUS, outputs, type Desired, type ProductOutputs } from "./fields";
+import { NULLABLE, RESTORE_STATUS, outputs, type StoredProductInputs, type ProductOutputs } from "./inputs-and-state";
 import { ownershipAfter, tookOver } from "./taken-over";
 
 export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
@@ -35,7 +35,7 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
     throw error;
   }
   // What only the stack knows (the API record has no projectId, onDelete or adoptId) is kept.
-  const stored: Desired = {
+  const stored: StoredProductInputs = {
     projectId: state.projectId,
     title: record.title,
     onDelete: state.onDelete,
@@ -93,7 +93,7 @@ export async function importRecord(ctx: ProviderContext, { name, id, hint }: Imp
     ...(projectId !== undefined && { projectId }),
     ...Object.fromEntries(PRODUCT_FIELD_NAMES.filter((key) => importable(key, record[key])).map((key) => [key, record[key]])),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
-  } as Desired;
+  } as StoredProductInputs;
   const declared = declaredKeys(live);
   return {
     id: recordId,

@@ -31,14 +31,14 @@ import {
   CREATED_HERE,
   TAKEN_OVER,
   keptFields,
-  type Desired,
+  type StoredProductInputs,
   type KeptFields,
   type LiveFields,
   type Ownership,
   type ProductOutputs,
   type TakenAgain,
   type TakenOver,
-} from "./fields";
+} from "./inputs-and-state";
 
 /** The record of a product taken over now: as found, and as this stack's write left it. */
 export function tookOver(found: LiveFields, written: LiveFields): Ownership {
@@ -82,7 +82,7 @@ export function fateOf(stored: ProductOutputs): Fate {
 }
 
 /** What the adoption's preview says `pulumi destroy` will do with the product. */
-export function destroyOfAdopted(desired: Partial<Desired>, again: TakenAgain | undefined): string {
+export function destroyOfAdopted(desired: Partial<StoredProductInputs>, again: TakenAgain | undefined): string {
   if (desired.onDelete === "retain") return '`pulumi destroy` leaves it as it is (onDelete: "retain").';
   if (desired.onDelete === "archive") return '`pulumi destroy` archives it (onDelete: "archive").';
   if (again === "created") return "`pulumi destroy` archives it: this stack created it.";

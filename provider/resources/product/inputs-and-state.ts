@@ -17,7 +17,7 @@ import {
 } from "../../contract/schemas";
 import { Failures, checkInputs } from "../checks";
 import type { Secret } from "../secret-output";
-import type { InputField, ResourceFields } from "../fields";
+import type { InputField, ResourceFields } from "../field-table";
 import type { CheckFailure, Values } from "../lifecycle";
 import { DECLARED, declaredKeys, type Stored } from "../stored-state";
 import { UNCONFIRMED } from "../unconfirmed";
@@ -53,8 +53,8 @@ export type ProductInputs = ProductFieldInputs & {
   adoptId?: string;
 };
 
-/** The inputs as a lifecycle request carries them (decoded by `PRODUCT_FIELDS`). */
-export type Desired = Stored<ProductInputs>;
+/** The inputs as a lifecycle request carries them: decoded by `PRODUCT_FIELDS`, a `null` left out (`Stored`). */
+export type StoredProductInputs = Stored<ProductInputs>;
 
 /**
  * Hidden output set by refresh when a product whose program declares no `status` was archived
@@ -184,7 +184,7 @@ export function keptFields(record: Partial<KeptFields>): KeptFields {
 }
 
 /** The state of a product: the record's fields, and what only the stack knows (projectId, onDelete, adoptId, the declared names). */
-export function outputs(record: LiveFields & Pick<Product, "type">, desired: Desired): ProductOutputs {
+export function outputs(record: LiveFields & Pick<Product, "type">, desired: StoredProductInputs): ProductOutputs {
   return {
     projectId: desired.projectId,
     ...keptFields(record),
@@ -196,7 +196,7 @@ export function outputs(record: LiveFields & Pick<Product, "type">, desired: Des
 }
 
 /** The placeholder's state: what the program declared for the fields a create carries, as nothing came back from the service. */
-export function unconfirmedOutputs(desired: Desired): Omit<ProductOutputs, "type" | UpdateOnlyField> {
+export function unconfirmedOutputs(desired: StoredProductInputs): Omit<ProductOutputs, "type" | UpdateOnlyField> {
   const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
   return {
     projectId: desired.projectId,

@@ -311,13 +311,6 @@ async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 
-export const site: Lifecycle<StoredSiteInputs, SiteOutputs> = {
-  fields: SITE_FIELDS,
-  check,
-  diff,
-  create,
-  read,
-  update,
-  remove,
-  importRecord,
-};
+type SiteLifecycle = Lifecycle<StoredSiteInputs, SiteOutputs>;
+
+export const site: SiteLifecycle = { fields: SITE_FIELDS, check, diff, create, read, update, remove, importRecord };

@@ -150,3 +150,16 @@ export function writes(change: ProductChange): boolean {
       return false;
   }
 }
+
+/** What `recover` did (or could not do) on a stack, typed: `report.ts` words it (`describeRecovery`). */
+export type Recovery =
+  | { code: "repaired"; file: string }
+  | { code: "unlocked"; by: LockHolder; forced: boolean }
+  | { code: "locked-running"; pid: number }
+  | { code: "locked-elsewhere"; by: LockHolder; stack: string }
+  | { code: "taken-in"; key: string; id: string; was: "pending" | "lost" }
+  /** A create whose answer was lost: taken in as its placeholder now, or still one (the same reason plan and preview name). */
+  | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
+  | { code: "create-anew"; key: string }
+  | { code: "cleared"; operations: string[] }
+  | { code: "nothing" };

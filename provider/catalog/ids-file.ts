@@ -5,6 +5,7 @@
  * (the project's name or id), and optionally `key` (the catalog key to give it). Read and checked in
  * full before any request: a row that cannot be used is named by its line and left out.
  */
+import { isUuid } from "../contract/schemas";
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { CatalogError } from "./errors";
@@ -27,8 +28,6 @@ export interface IdsFile {
   /** Whether the file has a `key` column (needed by `--key-from column`). */
   hasKeys: boolean;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function readIdsFile(path: string): IdsFile {
   let text: string;
@@ -61,7 +60,7 @@ export function readIdsFile(path: string): IdsFile {
     const project = text_(item.project);
     const key = text_(item.key);
     if (id === "") problems.push(`${at}: no id`);
-    else if (!UUID.test(id)) problems.push(`${at}: the id is not a UUID`);
+    else if (!isUuid(id)) problems.push(`${at}: the id is not a UUID`);
     else if (project === "") problems.push(`${at}: no project`);
     else if (seen.has(id.toLowerCase())) problems.push(`${at}: the same id as ${seen.get(id.toLowerCase())}; read once`);
     else {

@@ -116,16 +116,27 @@ export function procTable(): ProcessTable {
   const table: ProcessTable = new Map();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = statFields(Number(name));
+    if (fields === undefined) continue; // exited meanwhile
     table.set(Number(name), { ppid: Number(fields[1]), start: fields[19]! });
   }
   return table;
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command name: [0] state, [1] parent pid, [11] user and
+ * [12] system CPU time and [19] the start time, in clock ticks. The name may hold spaces and
+ * parentheses, so the fields start after its last ")". Undefined once the process is gone. The one
+ * reader of the file (the engine tests' process helpers use it too).
+ */
+export function statFields(pid: number): string[] | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /** The process table from `ps` (macOS, the BSDs): the start time is `lstart`, to the second. */

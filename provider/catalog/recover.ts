@@ -27,7 +27,7 @@ import { isUuid } from "../contract/schemas";
 import { readCreated } from "../resources/tool-protocol";
 import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
-import type { LockHolder, Reason } from "./changes";
+import type { LockHolder, Recovery } from "./changes";
 import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
 import { CatalogError } from "./errors";
@@ -47,19 +47,6 @@ export interface RecoverOptions {
   /** Logs of killed runs, read for their `created Product` lines. */
   logs: string[];
 }
-
-/** What recover did (or could not do) on a stack, typed: `report.ts` words it (`describeRecovery`). */
-export type Recovery =
-  | { code: "repaired"; file: string }
-  | { code: "unlocked"; by: LockHolder; forced: boolean }
-  | { code: "locked-running"; pid: number }
-  | { code: "locked-elsewhere"; by: LockHolder; stack: string }
-  | { code: "taken-in"; key: string; id: string; was: "pending" | "lost" }
-  /** A create whose answer was lost: taken in as its placeholder now, or still one (the same reason plan and preview name). */
-  | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
-  | { code: "create-anew"; key: string }
-  | { code: "cleared"; operations: string[] }
-  | { code: "nothing" };
 
 /** What recover did to one stack, for the report and the exit code. */
 export interface Recovered {

@@ -9,8 +9,17 @@
  */
 import { isUnknown } from "../resources/checks";
 import { shown as shownValue } from "../resources/messages";
-import { OPERATIONS, REMOVALS, archives, type FieldChange, type Manager, type Operation, type ProductChange, type Reason } from "./changes";
-import type { Recovery } from "./recover";
+import {
+  OPERATIONS,
+  REMOVALS,
+  archives,
+  type FieldChange,
+  type Manager,
+  type Operation,
+  type ProductChange,
+  type Reason,
+  type Recovery,
+} from "./changes";
 import type { StackReport } from "./stack-run";
 
 /** The version of `--json`'s shape (plan and report): bumped when a field changes meaning or goes. */

@@ -5,6 +5,7 @@
  * Linux) listing the processes fails, so that no check passes by seeing nothing.
  */
 import { readFileSync, readdirSync } from "node:fs";
+import { statFields } from "../../provider/catalog/reaper";
 
 /**
  * The pid of every process. Without /proc (not Linux) this throws: a check that cannot look —
@@ -26,6 +27,8 @@ export function allPids(): number[] {
   return names.filter((name) => /^\d+$/.test(name)).map(Number);
 }
 
+export { statFields };
+
 /** `/proc/<pid>/<file>` as text, or undefined once the process is gone (or not ours to read). */
 export function procFile(pid: number, file: string): string | undefined {
   try {
@@ -33,16 +36,6 @@ export function procFile(pid: number, file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The fields of `/proc/<pid>/stat` after the command name: [0] state, [1] parent pid, [11] user
- * and [12] system CPU time in clock ticks. The name may hold spaces and parentheses, so the fields
- * start after its last ")".
- */
-export function statFields(pid: number): string[] | undefined {
-  const stat = procFile(pid, "stat");
-  return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /** `root` and every process below it, parents first, as the process table stands now. */

@@ -56,12 +56,12 @@ export default tseslint.config(
   ...boundary("provider/program", `(^|/)plugin(/|$)|^(\\.\\./)+index$|^(\\.\\./)+client/|${BACKEND_DEEP}`),
   // The catalog tool (`serviceapi-catalog`) is the top of the layering: a command over the package entry, the
   // client (its index, and the shared pacer's face, `shared-pacer`), the resources and the state-backend reader;
-  // never a face directly, nor the client's or the reader's internals — but the program layer's LightProduct, which its stacks'
+  // never a face directly, nor the client's or the reader's internals — but the program layer's LightResource, which its stacks'
   // program declares (the entry would load the provider, the client and the Automation API into each of those processes).
   // Nothing imports it (below, and boundary()'s CATALOG pattern): the package must not load the Automation API into users' programs.
   ...boundary(
     "provider/catalog",
-    `(^|/)(dynamic|plugin)(/|$)|(^|/)program(/(?!light-product$)|$)|^(\\.\\./)+client/(?!shared-pacer$)|${BACKEND_DEEP}`,
+    `(^|/)(dynamic|plugin)(/|$)|(^|/)program(/(?!light-resource$)|$)|^(\\.\\./)+client/(?!shared-pacer$)|${BACKEND_DEEP}`,
   ),
   {
     // A file beside the package entry is no layer of its own: a face may import it, so it imports

@@ -382,7 +382,7 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
     expectClean("up", up.report, options.products);
     const upRequests = apiRequests(sim);
     const upTotals = totals(up.report);
-    const sizes = up.report.results.map((r) => r.products);
+    const sizes = up.report.results.map((r) => r.size.product ?? 0);
     console.log(
       `   first full up: ${sec(up.run.ms)} (target ≤ 5 min) — ${upTotals.creates} created in ${up.report.results.length} stacks ` +
         `of ${Math.min(...sizes)}–${Math.max(...sizes)} products; Σ per-stack ${sec(upTotals.stackSeconds * 1000)} ` +

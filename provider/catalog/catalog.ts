@@ -1,25 +1,30 @@
 /**
- * The catalog as data: a folder of YAML or JSON files, each a map from a product's stable key to
- * its inputs. Read from the working tree, or from a git ref (`--base`), and checked in full before
- * any stack runs — with the same checks as the `Product` resource, so a bad entry stops the tool
- * with every problem listed (file, key, field), before any request to the service or the backend.
+ * The catalog as data: a folder of YAML or JSON files, each a map from a record's stable key to its
+ * fields — a product (the default), a site a team names (`kind: site`) or a scheduled task
+ * (`kind: task`). Read from the working tree, or from a git ref (`--base`), and checked in full
+ * before any stack runs — with the same checks as the resource each kind is (`Product`, `Site`,
+ * `Task`), so a bad entry stops the tool with every problem listed (file, key, field), before any
+ * request to the service or the backend.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parse } from "yaml";
+import { Failures, checkInputs } from "../resources/checks";
 import { closeNames } from "../resources/close-names";
-import { PRODUCT_FIELDS, productInputFailures, type ProductInputs } from "../resources/product";
+import type { ProductInputs } from "../resources/product";
+import type { SiteInputs } from "../resources/site";
+import type { TaskInputs } from "../resources/task";
 import { CatalogError } from "./errors";
+import { KIND, KINDS, type Kind } from "./kinds";
 import { groupOf, groupProblems } from "./layout";
 
-/**
- * What a catalog entry may say: the Product's inputs (its field table is the one declaration), with
- * the project by name (`project`, resolved by the tool once per run) or by id (`projectId`).
- */
-export type CatalogEntry = Omit<ProductInputs, "projectId"> & {
-  /** The project by name … */
+/** What every entry may say besides its resource's fields. */
+interface EntryCommon {
+  /** What it is (default `product`). */
+  kind?: Kind;
+  /** The project by name (resolved by the tool once per run) … */
   project?: string;
   /** … or by id. Exactly one of the two. */
   projectId?: string;
@@ -29,16 +34,38 @@ export type CatalogEntry = Omit<ProductInputs, "projectId"> & {
    * once the rename is deployed; remove it in a later change.
    */
   renamedFrom?: string;
-};
+}
 
-export interface CatalogProduct {
+/** A product: the Product's inputs (its field table is the one declaration). */
+export type ProductEntry = Omit<ProductInputs, "projectId"> & EntryCommon;
+
+/**
+ * A site a team names: which site of the project — by its `subdomain`, or the project's `default`
+ * site (the tool finds its id in the project's listing, once per run) — and the Site's inputs. A
+ * site is never created: the stack takes it over and renames it, and gives its name back when the
+ * entry goes (`restoreNameOnDelete`, default true).
+ */
+export type SiteEntry = Omit<SiteInputs, "projectId" | "siteId"> & EntryCommon & { subdomain?: string; default?: true };
+
+/** A scheduled task: the Task's inputs. The API cannot change or stop a task: a changed entry is a new task, and the old keeps running. */
+export type TaskEntry = Omit<TaskInputs, "projectId"> & EntryCommon;
+
+/** An entry of any kind, as the files hold it. */
+export type CatalogEntry = ProductEntry | SiteEntry | TaskEntry;
+
+interface ItemBase {
   key: string;
   /** The file it came from, relative to the catalog folder (for messages). */
   file: string;
-  entry: CatalogEntry;
 }
 
-export type Catalog = Map<string, CatalogProduct>;
+/** A record the catalog declares, with its kind. */
+export type CatalogItem =
+  | (ItemBase & { kind: "product"; entry: ProductEntry })
+  | (ItemBase & { kind: "site"; entry: SiteEntry })
+  | (ItemBase & { kind: "task"; entry: TaskEntry });
+
+export type Catalog = Map<string, CatalogItem>;
 
 /**
  * A key is the product's logical name in its stack (part of its URN), so it must be URN-safe:
@@ -56,11 +83,22 @@ export function isKey(key: string): boolean {
 /** The rule, in the words every refusal of a key uses. */
 export const KEY_RULE = "keys must be 1 to 200 letters (of any script), digits, '.', '_' or '-', starting with a letter or digit";
 
-/** The entry's fields: `project`, then every input of the Product resource, in its table's order, then the rename link. */
-export const ENTRY_FIELDS: readonly string[] = ["project", ...Object.keys(PRODUCT_FIELDS.inputs), "renamedFrom"];
-const FIELDS = new Set(ENTRY_FIELDS);
+/** The fields an entry of each kind may have: `kind`, the project, its resource's inputs (a site's by subdomain, not id), the rename link. */
+export const ENTRY_FIELDS: Readonly<Record<Kind, readonly string[]>> = {
+  product: ["kind", "project", ...Object.keys(KIND.product.fields.inputs), "renamedFrom"],
+  site: [
+    "kind",
+    "project",
+    "projectId",
+    "subdomain",
+    "default",
+    ...Object.keys(KIND.site.fields.inputs).filter((k) => k !== "projectId" && k !== "siteId"),
+    "renamedFrom",
+  ],
+  task: ["kind", "project", ...Object.keys(KIND.task.fields.inputs), "renamedFrom"],
+};
 const EXTENSIONS = /\.(ya?ml|json)$/i;
-/** A placeholder id for the checks when the entry names its project by name (the lookup gives the id at run time). */
+/** A placeholder id for the checks where the tool finds the id at run time (a project by name, a site by subdomain). */
 const SOME_ID = "00000000-0000-0000-0000-000000000000";
 
 /** The catalog in the working tree. */
@@ -172,18 +210,28 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
         problems.push(`${where}: the key is also used in ${other.file}; keys must be unique across the catalog`);
         continue;
       }
-      const entryProblems = checkEntry(raw);
-      const adoptId = (raw as CatalogEntry | null)?.adoptId;
-      if (entryProblems.length === 0 && typeof adoptId === "string") {
-        const other = adopted.get(adoptId.toLowerCase());
+      const { kind, problems: entryProblems } = checkEntry(raw);
+      const entry = raw as CatalogEntry | null;
+      // One record, one entry: a product or task adopted twice, a site named twice.
+      const identity =
+        kind === "site"
+          ? siteIdentity(entry as SiteEntry)
+          : typeof adoptIdOf(entry) === "string"
+            ? `${kind}:${adoptIdOf(entry)!.toLowerCase()}`
+            : undefined;
+      if (entryProblems.length === 0 && identity !== undefined) {
+        const other = adopted.get(identity);
         if (other !== undefined)
-          entryProblems.push(`adoptId names the same product as ${other}'s adoptId: one product, one entry (remove one of the two)`);
-        else adopted.set(adoptId.toLowerCase(), key);
+          entryProblems.push(
+            kind === "site"
+              ? `names the same site as ${other}: one site, one entry (remove one of the two)`
+              : `adoptId names the same ${KIND[kind].noun[0]} as ${other}'s adoptId: one ${KIND[kind].noun[0]}, one entry (remove one of the two)`,
+          );
+        else adopted.set(identity, key);
       }
-      const renamedFrom = (raw as CatalogEntry | null)?.renamedFrom;
-      if (renamedFrom === key) entryProblems.push("renamedFrom names the entry's own key: give the key it had before the rename");
+      if (entry?.renamedFrom === key) entryProblems.push("renamedFrom names the entry's own key: give the key it had before the rename");
       problems.push(...entryProblems.map((problem) => `${where}: ${problem}`));
-      if (entryProblems.length === 0) catalog.set(key, { key, file, entry: raw as CatalogEntry });
+      if (entryProblems.length === 0) catalog.set(key, { key, file, kind, entry } as CatalogItem);
     }
   }
   // A rename link to a key the catalog still has would give one state to two entries.
@@ -204,15 +252,33 @@ function collect(files: { file: string; text: string }[]): { catalog: Catalog; p
   return { catalog, problems };
 }
 
-function checkEntry(raw: unknown): string[] {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return ["must be a map of the product's fields (title, project, …)"];
+/** The record an entry takes over instead of creating one: a product's or a task's `adoptId` (a site is always taken over, by the id the tool finds). */
+export function adoptIdOf(entry: CatalogEntry | null | undefined): string | undefined {
+  const adoptId = (entry as { adoptId?: unknown } | null | undefined)?.adoptId;
+  return typeof adoptId === "string" ? adoptId : undefined;
+}
+
+/** A site entry's site: its project and subdomain, or its project's default site. */
+function siteIdentity(entry: SiteEntry): string {
+  return `site:${entry.project ?? entry.projectId}:${entry.default === true ? "(default)" : entry.subdomain}`;
+}
+
+/** Every problem of one entry, each naming the field and the limit (never the value), and its kind. */
+function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    return { kind: "product", problems: ["must be a map of the record's fields (title, project, …)"] };
   const entry = raw as Record<string, unknown>;
+  const kind = (entry.kind ?? "product") as Kind;
+  if (!KINDS.includes(kind)) return { kind: "product", problems: [`kind must be one of ${KINDS.join(", ")} (product when left out)`] };
+  // Until the report and the recovery speak of sites and tasks, a preview could not show what an up does to them.
+  if (kind !== "product") return { kind, problems: [`kind ${kind}: this version deploys products only`] };
+  const allowed = new Set(ENTRY_FIELDS[kind]);
   const problems: string[] = [];
   for (const field of Object.keys(entry)) {
-    if (!FIELDS.has(field)) {
-      const close = closeNames(field, [...FIELDS], 1);
+    if (!allowed.has(field)) {
+      const close = closeNames(field, [...allowed], 1);
       problems.push(
-        `${field} is not a catalog field${close.length > 0 ? `; did you mean ${close[0]}?` : ""} (one of ${[...FIELDS].join(", ")})`,
+        `${field} is not a field of a ${kind} entry${close.length > 0 ? `; did you mean ${close[0]}?` : ""} (one of ${[...allowed].join(", ")})`,
       );
     }
   }
@@ -222,13 +288,23 @@ function checkEntry(raw: unknown): string[] {
   if (hasName && (typeof entry.project !== "string" || entry.project === "")) problems.push("project must be a project's name");
   if (entry.renamedFrom !== undefined && (typeof entry.renamedFrom !== "string" || !isKey(entry.renamedFrom)))
     problems.push(`renamedFrom must be the key the entry had before (${KEY_RULE})`);
-  const { project: _project, renamedFrom: _renamedFrom, ...inputs } = entry;
-  // The Product resource's own checks (each names the field and the limit, never the value).
-  for (const failure of productInputFailures({ ...inputs, projectId: hasId ? entry.projectId : SOME_ID })) {
-    if (failure.field !== undefined && !FIELDS.has(failure.field)) continue; // already reported above, in catalog words
+  const { project: _project, renamedFrom: _renamedFrom, kind: _kind, subdomain, default: isDefault, ...inputs } = entry;
+  if (kind === "site") {
+    if ((subdomain === undefined) === (isDefault === undefined))
+      problems.push("give the site by its subdomain (subdomain) or as the project's default site (default: true), exactly one of the two");
+    if (subdomain !== undefined && (typeof subdomain !== "string" || subdomain === ""))
+      problems.push("subdomain must be a site's subdomain");
+    if (isDefault !== undefined && isDefault !== true) problems.push("default must be true (or left out, with a subdomain)");
+  }
+  // The resource's own checks (each names the field and the limit, never the value); the ids the tool finds are placeholders here.
+  const failures = new Failures();
+  const ids = { projectId: hasId ? entry.projectId : SOME_ID, ...(kind === "site" && { siteId: SOME_ID }) };
+  checkInputs(failures, KIND[kind].fields, { ...inputs, ...ids });
+  for (const failure of failures.list) {
+    if (failure.field !== undefined && !allowed.has(failure.field) && failure.field !== "projectId") continue; // already reported above, in catalog words
     problems.push(failure.reason);
   }
-  return problems;
+  return { kind, problems };
 }
 
 /** What a change does to the catalog, by key. */
@@ -254,7 +330,7 @@ export function compareCatalogs(base: Catalog, head: Catalog): CatalogChange {
 }
 
 /** A digest of products' keys and inputs (not their files: moving an entry between files changes nothing). */
-export function fingerprint(products: Iterable<CatalogProduct>): string {
+export function fingerprint(products: Iterable<CatalogItem>): string {
   const hash = createHash("sha256");
   for (const product of [...products].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
     hash.update(JSON.stringify([product.key, Object.entries(product.entry).sort(([a], [b]) => (a < b ? -1 : 1))]));

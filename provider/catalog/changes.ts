@@ -113,7 +113,7 @@ export type Reason =
 export type ReasonCode = Reason["code"];
 
 /** What the plan or a run does to one product. */
-export interface ProductChange {
+export interface PlannedChange {
   key: string;
   op: Operation;
   /** Each field it sets, before → after: the request body of a write, the values of a drift. */
@@ -131,12 +131,12 @@ export interface ProductChange {
 }
 
 /** An update that sets status to archived: called out, since it takes the product off sale. */
-export function archives(change: ProductChange): boolean {
+export function archives(change: PlannedChange): boolean {
   return change.fields.some((f) => f.field === "status" && f.to === "archived" && f.from !== "archived");
 }
 
 /** Whether the change sends anything that changes a record (what a reviewer approves as a write). */
-export function writes(change: ProductChange): boolean {
+export function writes(change: PlannedChange): boolean {
   switch (change.op) {
     case "create":
     case "replace":

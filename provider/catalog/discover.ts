@@ -16,15 +16,17 @@ import {
   type StateBackend,
   type StateResource,
 } from "../backend";
-import { isProductResource, recordedProductId } from "../resources/product/recorded";
+import { recordedProductId } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import { compareCatalogs, readCatalog, readCatalogAt, type Catalog, type CatalogChange } from "./catalog";
 import { CatalogError } from "./errors";
+import { kindOf, type Kind } from "./kinds";
 import { parseStackName, type StackId } from "./layout";
 
-/** A product as a catalog stack's state records it. */
+/** A record (a product, a site, a task) as a catalog stack's state holds it. */
 export interface Deployed {
   key: string;
+  kind: Kind;
   urn: string;
   /** The record's id; a placeholder (`unconfirmed-create-…`) for a create whose answer was lost. */
   id: string;
@@ -34,9 +36,10 @@ export interface Deployed {
   outputs: Record<string, unknown>;
 }
 
-/** A product whose create (or update, delete) was in flight when a run was killed. */
+/** A record whose create (or update, delete) was in flight when a run was killed. */
 export interface Pending {
   key: string;
+  kind: Kind;
   urn: string;
   /** Pulumi's pending operation: `creating`, `updating`, `deleting`, … */
   op: string;
@@ -51,7 +54,8 @@ export interface StackFacts {
   /** The stack as the backend knows it. */
   ref: StackRef;
   id: StackId;
-  products: Map<string, Deployed>;
+  /** The records its state holds (products, sites, tasks), by key. */
+  records: Map<string, Deployed>;
   pending: Pending[];
   locks: StackLock[];
   /** Why its state cannot be read (a checkpoint cut off by a kill), if it cannot. */
@@ -121,7 +125,7 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
           fullName: fullName(ref),
           ref,
           id,
-          products: new Map(),
+          records: new Map(),
           pending: [],
           locks: await backend.locks(ref),
           damaged,
@@ -141,11 +145,13 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
       }
       // A file beside the state that stops the CLI from reading it (a `file://` backend's empty `.attrs`).
       const unreadable = await backend.unreadable(ref);
-      const products = new Map<string, Deployed>();
+      const records = new Map<string, Deployed>();
       for (const r of state.resources) {
-        if (!isProductResource(r) || r.id === undefined || (r as StateResource & { delete?: boolean }).delete === true) continue;
-        products.set(keyOf(r.urn), {
+        const kind = kindOf(r);
+        if (kind === undefined || r.id === undefined || (r as StateResource & { delete?: boolean }).delete === true) continue;
+        records.set(keyOf(r.urn), {
           key: keyOf(r.urn),
+          kind,
           urn: r.urn,
           id: r.id,
           unconfirmed: isUnconfirmed(r.outputs),
@@ -153,15 +159,18 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
           outputs: r.outputs,
         });
       }
-      const pending = state.pending
-        .filter((op) => isProductResource(op.resource))
-        .map((op) => ({ key: keyOf(op.resource.urn), urn: op.resource.urn, op: op.type, inputs: op.resource.inputs }));
+      const pending = state.pending.flatMap((op) => {
+        const kind = kindOf(op.resource);
+        return kind === undefined
+          ? []
+          : [{ key: keyOf(op.resource.urn), kind, urn: op.resource.urn, op: op.type, inputs: op.resource.inputs }];
+      });
       stacks.set(ref.stack, {
         name: ref.stack,
         fullName: fullName(ref),
         ref,
         id,
-        products,
+        records,
         pending,
         locks: await backend.locks(ref),
         ...(unreadable.length > 0 && {

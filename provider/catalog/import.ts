@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { Document, isMap, parseDocument } from "yaml";
 import { ApiError, ServiceApiClient, TokenGate, type ClientOptions, type Product, type Project } from "../client";
 import { PRODUCT_FIELD_NAMES } from "../contract/schemas";
-import { isKey, KEY_RULE } from "./catalog";
+import { adoptIdOf, isKey, KEY_RULE } from "./catalog";
 import type { Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import type { IdRow } from "./ids-file";
@@ -64,10 +64,13 @@ export async function importProducts(
   const result: ImportResult = { written: new Map(), leftOut: [], unread: [], requests: 0 };
   // What the catalog holds already: adoptIds of its entries, and what its stacks record.
   const held = new Map<string, string>();
-  for (const product of discovery.catalog.values())
-    if (product.entry.adoptId !== undefined) held.set(product.entry.adoptId.toLowerCase(), `${product.file}: ${product.key}`);
+  for (const item of discovery.catalog.values()) {
+    const adoptId = item.kind === "product" ? adoptIdOf(item.entry) : undefined;
+    if (adoptId !== undefined) held.set(adoptId.toLowerCase(), `${item.file}: ${item.key}`);
+  }
   for (const stack of discovery.stacks.values())
-    for (const [key, product] of stack.products) held.set(product.id.toLowerCase(), `${key} (in ${stack.name})`);
+    for (const [key, record] of stack.records)
+      if (record.kind === "product") held.set(record.id.toLowerCase(), `${key} (in ${stack.name})`);
   const wanted: IdRow[] = [];
   for (const row of rows) {
     const where = held.get(row.id);

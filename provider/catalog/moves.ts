@@ -18,7 +18,7 @@ export async function makeMoves(workspaces: Workspaces, plan: Plan, log: (line: 
   const lines: string[] = [];
   const bySource = new Map<string, Map<string, string[]>>();
   for (const move of plan.moves) {
-    const urn = plan.discovery.stacks.get(move.from)!.products.get(move.key)!.urn;
+    const urn = plan.discovery.stacks.get(move.from)!.records.get(move.key)!.urn;
     const into = bySource.get(move.from) ?? new Map<string, string[]>();
     into.set(move.to, [...(into.get(move.to) ?? []), urn]);
     bySource.set(move.from, into);

@@ -16,8 +16,9 @@
  *   killed run (an `up` on such a stack would make duplicates: it does not run), a create whose
  *   answer was lost, a product that a stack outside the catalog also records.
  */
-import type { CatalogProduct } from "./catalog";
+import { adoptIdOf, type CatalogItem } from "./catalog";
 import type { Manager, Reason } from "./changes";
+import { KIND, type Kind } from "./kinds";
 import type { Discovery, StackFacts } from "./discover";
 import { CatalogError } from "./errors";
 import { byGroup, CatalogLayout, groupOf, stackName, type StackId } from "./layout";
@@ -48,10 +49,10 @@ export interface StackRun {
   id: StackId;
   /** In the backend now (a preview of a stack that does not exist yet runs in a throw-away backend). */
   exists: boolean;
-  /** The products its program declares. */
-  products: CatalogProduct[];
-  /** How many products the stack holds (its state's, or the catalog's for a new stack). */
-  size: number;
+  /** The records its program declares. */
+  items: CatalogItem[];
+  /** How many records of each kind the stack holds (what it declares; a stack that declares none, what its state holds). */
+  size: Partial<Record<Kind, number>>;
   /** Why it must not run (up, destroy, refresh): a lock, pending operations. A preview runs it and names them. */
   blocked: Reason[];
   /** What a reviewer must see on this stack. */
@@ -103,7 +104,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   // Where each product's state is (and where a killed run left it pending).
   const where = new Map<string, string>();
   for (const facts of [...stacks.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    for (const key of [...facts.products.keys(), ...facts.pending.map((p) => p.key)]) {
+    for (const key of [...facts.records.keys(), ...facts.pending.map((p) => p.key)]) {
       const other = where.get(key);
       if (other !== undefined && other !== facts.name) {
         notes.push({ code: "in-two-stacks", key, kept: other, ignored: facts.name });
@@ -137,27 +138,27 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
     moves.push({ key: held, from, to });
   }
   const targetNames = new Set(target.names());
-  const legacy = [...stacks.values()].filter((s) => s.id.group === undefined && s.products.size > 0).map((s) => s.name);
+  const legacy = [...stacks.values()].filter((s) => s.id.group === undefined && s.records.size > 0).map((s) => s.name);
   const left = (name: string) =>
-    [...stacks.get(name)!.products.keys()].filter((key) => !moves.some((m) => m.key === key && m.from === name));
+    [...stacks.get(name)!.records.keys()].filter((key) => !moves.some((m) => m.key === key && m.from === name));
   const retired = [...stacks.keys()].filter((name) => !targetNames.has(name)).sort();
 
   // The stacks this command runs.
   const runs: StackRun[] = [];
-  const run = (name: string, id: StackId, products: CatalogProduct[]): StackRun => {
+  const run = (name: string, id: StackId, items: CatalogItem[]): StackRun => {
     const facts = stacks.get(name);
     const entry: StackRun = {
       name,
       id,
       exists: facts !== undefined,
-      products,
+      items,
       // What the stack declares; a stack that declares nothing (emptied, or destroyed) by what its state holds.
-      size: products.length > 0 || facts === undefined ? products.length : facts.products.size,
+      size: counted(items.length > 0 || facts === undefined ? items : [...facts.records.values()]),
       blocked: [...(blockedBy.get(name) ?? [])],
       notes: [],
       exclude: [],
       withheld: [],
-      renames: new Map(products.filter((p) => renames.has(p.key)).map((p) => [p.key, renames.get(p.key)!])),
+      renames: new Map(items.filter((p) => renames.has(p.key)).map((p) => [p.key, renames.get(p.key)!])),
     };
     runs.push(entry);
     return entry;
@@ -165,14 +166,14 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
 
   if (options.command === "up" || options.command === "split") {
     // On the layout after the moves: each target stack with its products, and each retired stack that still holds some.
-    const byTarget = new Map<string, CatalogProduct[]>(target.names().map((n) => [n, []]));
+    const byTarget = new Map<string, CatalogItem[]>(target.names().map((n) => [n, []]));
     for (const product of catalog.values()) byTarget.get(targetOf.get(product.key)!)!.push(product);
     for (const id of target.stacks()) run(stackName(prefix, id), id, byTarget.get(stackName(prefix, id))!);
     for (const name of retired) if (left(name).length > 0) run(name, stacks.get(name)!.id, []);
   } else {
     // As things are: a product where its state is; a new one in the stack that covers its hash, or a throw-away one.
-    const placed = new Map<string, CatalogProduct[]>([...stacks.keys()].map((n) => [n, []]));
-    const fresh = new Map<string, { id: StackId; products: CatalogProduct[] }>();
+    const placed = new Map<string, CatalogItem[]>([...stacks.keys()].map((n) => [n, []]));
+    const fresh = new Map<string, { id: StackId; items: CatalogItem[] }>();
     // Drift, refresh and destroy concern what is deployed, and nothing else.
     const deployedOnly = options.command === "drift" || options.command === "refresh" || options.command === "destroy";
     for (const product of catalog.values()) {
@@ -184,35 +185,36 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       if (deployedOnly) continue;
       const id = target.stackOf(product)!;
       const name = stackName(prefix, id);
-      const entry = fresh.get(name) ?? { id, products: [] };
-      entry.products.push(product);
+      const entry = fresh.get(name) ?? { id, items: [] };
+      entry.items.push(product);
       fresh.set(name, entry);
     }
     for (const [name, facts] of [...stacks].sort(([a], [b]) => (a < b ? -1 : 1))) run(name, facts.id, placed.get(name)!);
-    for (const [name, { id, products }] of [...fresh].sort(([a], [b]) => (a < b ? -1 : 1))) run(name, id, products);
+    for (const [name, { id, items }] of [...fresh].sort(([a], [b]) => (a < b ? -1 : 1))) run(name, id, items);
   }
 
   for (const entry of runs) {
     const facts = stacks.get(entry.name);
-    // Each product the stack declares, by the key its state holds it under.
-    const declared = new Map(entry.products.map((p) => [stateKey(p.key), p]));
-    for (const deployed of facts?.products.values() ?? []) {
+    // Each record the stack declares, by the key its state holds it under.
+    const declared = new Map(entry.items.map((p) => [stateKey(p.key), p]));
+    for (const deployed of facts?.records.values() ?? []) {
       if (deployed.unconfirmed) {
         const product = declared.get(deployed.key);
-        if (product?.entry.adoptId !== undefined) continue; // adopted by this run: a replacement of the placeholder
+        if (adoptIdOf(product?.entry) !== undefined) continue; // adopted by this run: a replacement of the placeholder
         entry.exclude.push(deployed.urn);
         entry.notes.push(lostCreate(entry.name, deployed.key, product, deployed.inputs));
       }
       const others = discovery.elsewhere.get(deployed.id.toLowerCase());
       if (others !== undefined) entry.notes.push({ code: "managed-elsewhere", key: deployed.key, managers: others });
     }
-    for (const product of entry.products) {
-      const adoptId = product.entry.adoptId?.toLowerCase();
-      if (adoptId === undefined || facts?.products.has(stateKey(product.key))) continue;
+    for (const product of entry.items) {
+      // Products only: the backend's other stacks are read for the products they record (`discover.ts`).
+      const adoptId = product.kind === "product" ? adoptIdOf(product.entry)?.toLowerCase() : undefined;
+      if (adoptId === undefined || facts?.records.has(stateKey(product.key))) continue;
       const managers: Manager[] = [
         ...(discovery.elsewhere.get(adoptId) ?? []),
         ...[...stacks.values()].flatMap((s) =>
-          [...s.products.values()]
+          [...s.records.values()]
             .filter((d) => d.id.toLowerCase() === adoptId && d.key !== stateKey(product.key))
             .map((d) => ({ stack: s.name, name: d.key })),
         ),
@@ -254,14 +256,14 @@ function findRenames(discovery: Discovery, where: Map<string, string>): Map<stri
   const renames = new Map<string, string>();
   const byId = new Map<string, string[]>();
   for (const facts of stacks.values())
-    for (const d of facts.products.values())
+    for (const d of facts.records.values())
       if (!d.unconfirmed) byId.set(d.id.toLowerCase(), [...(byId.get(d.id.toLowerCase()) ?? []), d.key]);
   const taken = new Set<string>();
   for (const product of [...catalog.values()].sort((a, b) => (a.key < b.key ? -1 : 1))) {
     if (where.has(product.key)) continue; // already in a state under its own key
     const link = product.entry.renamedFrom;
-    const candidates =
-      link !== undefined ? [link] : product.entry.adoptId !== undefined ? (byId.get(product.entry.adoptId.toLowerCase()) ?? []) : [];
+    const adoptId = adoptIdOf(product.entry);
+    const candidates = link !== undefined ? [link] : adoptId !== undefined ? (byId.get(adoptId.toLowerCase()) ?? []) : [];
     const from = candidates.filter((key) => !catalog.has(key) && where.has(key) && !taken.has(key));
     if (from.length !== 1) continue;
     renames.set(product.key, from[0]!);
@@ -277,31 +279,32 @@ function findRenames(discovery: Discovery, where: Map<string, string>): Map<stri
 function renameCandidates(
   entry: StackRun,
   facts: StackFacts | undefined,
-  catalog: Map<string, CatalogProduct>,
+  catalog: Map<string, CatalogItem>,
   renames: Map<string, string>,
 ): Reason[] {
   if (facts === undefined) return [];
   const linked = new Set(renames.values());
-  const removed = [...facts.products.values()].filter((d) => !catalog.has(d.key) && !linked.has(d.key) && !d.unconfirmed);
+  const removed = [...facts.records.values()].filter((d) => !catalog.has(d.key) && !linked.has(d.key) && !d.unconfirmed);
   const reasons: Reason[] = [];
-  for (const product of entry.products) {
-    if (facts.products.has(product.key) || renames.has(product.key) || product.entry.adoptId !== undefined) continue;
-    const twin = removed.find((d) => sameFields(product, d.inputs));
+  for (const product of entry.items) {
+    if (facts.records.has(product.key) || renames.has(product.key) || adoptIdOf(product.entry) !== undefined) continue;
+    const twin = removed.find((d) => d.kind === product.kind && sameFields(product, d.inputs));
     if (twin !== undefined) reasons.push({ code: "rename-candidate", key: product.key, from: twin.key });
   }
   return reasons;
 }
 
-/** The entry's product fields (not its project: a name here, an id in the state) equal the inputs a state holds. */
-function sameFields(product: CatalogProduct, inputs: Record<string, unknown>): boolean {
-  const { project: _project, projectId: _projectId, renamedFrom: _link, onDelete: _onDelete, adoptId: _adoptId, ...fields } = product.entry;
-  const held = Object.fromEntries(
-    Object.entries(inputs).filter(([k, v]) => !k.startsWith("__") && v !== null && !["projectId", "onDelete", "adoptId"].includes(k)),
-  );
-  const declared = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined));
-  const keys = new Set([...Object.keys(held), ...Object.keys(declared)]);
-  return keys.size > 0 && [...keys].every((k) => JSON.stringify(held[k]) === JSON.stringify(declared[k]));
+/**
+ * The entry's fields equal the inputs a state holds: its resource's inputs but those that say
+ * which record or project it is (a name or subdomain here, an id in the state) or what removal does.
+ */
+function sameFields(item: CatalogItem, inputs: Record<string, unknown>): boolean {
+  const compared = Object.keys(KIND[item.kind].fields.inputs).filter((k) => !IDENTITY.includes(k));
+  const entry = item.entry as unknown as Record<string, unknown>;
+  const differs = compared.filter((k) => JSON.stringify(entry[k] ?? null) !== JSON.stringify(inputs[k] ?? null));
+  return differs.length === 0 && compared.some((k) => entry[k] !== undefined);
 }
+const IDENTITY = ["projectId", "siteId", "adoptId", "onDelete", "restoreNameOnDelete"];
 
 /** The stacks a run concerns: all, `--stack`, or those whose products changed since `--base`. */
 function select(
@@ -333,7 +336,7 @@ function select(
   for (const key of [...change.added, ...change.changed]) {
     const name = deploy
       ? targetOf.get(key)
-      : (where.get(renames.get(key) ?? key) ?? runs.find((r) => r.products.some((p) => p.key === key))?.name);
+      : (where.get(renames.get(key) ?? key) ?? runs.find((r) => r.items.some((p) => p.key === key))?.name);
     if (name !== undefined) touched.add(name);
   }
   for (const key of change.removed) {
@@ -360,12 +363,12 @@ function select(
  */
 function refuseForeignStacks(prefix: string, discovery: Discovery, where: Map<string, string>): void {
   const { catalog, stacks } = discovery;
-  const held = [...stacks.values()].filter((s) => s.products.size + s.pending.length > 0);
+  const held = [...stacks.values()].filter((s) => s.records.size + s.pending.length > 0);
   if (catalog.size === 0 || held.length === 0) return;
   if ([...catalog.keys()].some((key) => where.has(key))) return;
   const groups = new Set([...stacks.values()].map((s) => s.id.group));
   if ([...catalog.values()].some((product) => groups.has(groupOf(product.file)))) return;
-  const products = held.reduce((sum, s) => sum + s.products.size + s.pending.length, 0);
+  const products = held.reduce((sum, s) => sum + s.records.size + s.pending.length, 0);
   throw new CatalogError(
     `the backend's stacks under --stack-prefix ${JSON.stringify(prefix)} (${list(held.map((s) => s.name).sort())}; ${products} products) ` +
       `hold none of this catalog's products, and none of its files has a stack there: they look like another catalog's, and this run ` +
@@ -406,7 +409,7 @@ function currentLayout(prefix: string, stacks: Map<string, StackFacts>): { layou
 }
 
 /** The layout after the splits that are due: each group's leaves grown by its products; a new group starts as it needs. */
-function targetLayout(prefix: string, current: CatalogLayout, products: CatalogProduct[], maxSize: number): CatalogLayout {
+function targetLayout(prefix: string, current: CatalogLayout, products: CatalogItem[], maxSize: number): CatalogLayout {
   const groups = new Map<string, Layout>(current.groups);
   for (const [group, members] of byGroup(products)) {
     const layout = groups.get(group);
@@ -416,7 +419,7 @@ function targetLayout(prefix: string, current: CatalogLayout, products: CatalogP
 }
 
 /** For a product no state holds: the existing stack of its group whose shard covers its hash, the deepest one. */
-function coveringStack(stacks: Map<string, StackFacts>, product: CatalogProduct): string | undefined {
+function coveringStack(stacks: Map<string, StackFacts>, product: CatalogItem): string | undefined {
   const group = groupOf(product.file);
   const bits = keyBits(product.key);
   const covering = [...stacks.values()]
@@ -465,11 +468,12 @@ function blockers(facts: StackFacts): Reason[] {
 export function lostCreate(
   stack: string,
   key: string,
-  product: CatalogProduct | undefined,
+  product: CatalogItem | undefined,
   inputs: Record<string, unknown>,
 ): Extract<Reason, { code: "lost-create" }> {
-  const title = typeof inputs.title === "string" ? inputs.title : product?.entry.title;
-  const slug = typeof inputs.slug === "string" ? inputs.slug : (product?.entry.slug ?? undefined);
+  const entry = product?.entry as { title?: string; slug?: string | null } | undefined;
+  const title = typeof inputs.title === "string" ? inputs.title : entry?.title;
+  const slug = typeof inputs.slug === "string" ? inputs.slug : (entry?.slug ?? undefined);
   return {
     code: "lost-create",
     key,
@@ -482,4 +486,11 @@ export function lostCreate(
 
 function list(items: string[]): string {
   return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
+}
+
+/** How many of each kind. */
+function counted(records: { kind: Kind }[]): Partial<Record<Kind, number>> {
+  const out: Partial<Record<Kind, number>> = {};
+  for (const { kind } of records) out[kind] = (out[kind] ?? 0) + 1;
+  return out;
 }

@@ -7,22 +7,26 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CatalogEntry } from "./catalog";
+import type { Kind } from "./kinds";
 
 export const PRODUCTS_ENV = "SERVICEAPI_CATALOG_PRODUCTS";
 const FILE = "products.json";
 
-/** A product as its stack's program declares it: the project already resolved to its id by the tool (one listing per run). */
-export interface ProgramProduct {
+/**
+ * A record as its stack's program declares it: its resource's inputs, with the ids the tool found
+ * (a project by name, a site by subdomain: one listing per run).
+ */
+export interface ProgramItem {
   key: string;
-  entry: Omit<CatalogEntry, "project" | "renamedFrom"> & { projectId: string };
+  kind: Kind;
+  entry: Record<string, unknown> & { projectId: string };
   /** The keys its state was held under before a rename: declared as aliases, so the engine moves the state (no request). */
   aliases?: string[];
 }
 
 export interface ProgramInput {
   stack: string;
-  products: ProgramProduct[];
+  items: ProgramItem[];
 }
 
 /** Writes the input into a stack's project folder; returns the file's path (for the environment). */

@@ -4,9 +4,10 @@
  * for this run, each project already resolved to its id (`program-input.ts`), so a clean CI runner
  * needs nothing but the catalog, and a stack's program sends no request of its own.
  *
- * The resources are this package's `Product`s (`LightProduct`: the same resource, declared without
- * loading the provider or Pulumi's closure serializer), so every check, message, secret rule and
- * recovery of the resource holds here too. A product's logical name is its catalog key.
+ * The resources are this package's `Product`s, `Site`s and `Task`s (`LightResource`: the same
+ * resources, declared without loading the provider or Pulumi's closure serializer), so every check,
+ * message, secret rule and recovery of the resource holds here too. A record's logical name is its
+ * catalog key.
  *
  * The module exports the program as a function, which Pulumi's language host calls once it has
  * loaded the module: the engine records the stack trace of every resource's declaration in the
@@ -14,7 +15,8 @@
  * host older than the CLI starts whatever Pulumi.yaml says), has 4 frames instead of 20 to 22.
  */
 import { RunError } from "@pulumi/pulumi/errors";
-import { LightProduct, type ProductArgs } from "../program/light-product";
+import { LightResource } from "../program/light-resource";
+import { KIND } from "./kinds";
 import { PRODUCTS_ENV, readProgramInput } from "./program-input";
 
 export = function catalogStack(): void {
@@ -24,6 +26,6 @@ export = function catalogStack(): void {
       `this program is run by serviceapi-catalog, which sets ${PRODUCTS_ENV}: run \`serviceapi-catalog preview\`, not \`pulumi\` here`,
     );
   }
-  for (const { key, entry, aliases } of input.products)
-    new LightProduct(key, entry as ProductArgs, aliases === undefined ? undefined : { aliases: aliases.map((name) => ({ name })) });
+  for (const { key, kind, entry, aliases } of input.items)
+    new LightResource(KIND[kind], key, entry, aliases === undefined ? undefined : { aliases: aliases.map((name) => ({ name })) });
 };

@@ -5,6 +5,10 @@
  * that matches no project, or several, stops it too, naming each file and key with at most a few
  * close names — never an id, since this text lands in CI logs and pull request comments (two
  * projects of one name are told apart only by their ids: then, and only then, ids are shown).
+ *
+ * The sites the catalog names (`kind: site`, by subdomain or as the default site) are found the same
+ * way: each project's listing read once (pages of 100), a subdomain that matches none named with the
+ * closest ones, before any stack runs.
  */
 import { closeNames } from "../resources/close-names";
 import {
@@ -16,6 +20,7 @@ import {
   TokenRefusedError,
   type ClientOptions,
   type Project,
+  type Site,
 } from "../client";
 import type { Catalog } from "./catalog";
 import { CatalogError } from "./errors";
@@ -23,7 +28,9 @@ import { CatalogError } from "./errors";
 export interface Projects {
   /** Project name → id, for every name the catalog uses. */
   ids: Map<string, string>;
-  /** Requests the listing sent. */
+  /** Each site entry's site, by key: its id and its name on the service now. */
+  sites: Map<string, { id: string; name: string }>;
+  /** Requests the listings sent. */
   requests: number;
 }
 
@@ -84,7 +91,63 @@ export async function resolveProjects(catalog: Catalog, settings: ClientOptions)
       `the catalog has ${problems.length} problem(s) with its projects; nothing was run:\n  ${shown.join("\n  ")}${more}`,
     );
   }
-  return { ids, requests };
+  const sites = await resolveSites(catalog, ids, settings);
+  return { ids, sites: sites.found, requests: requests + sites.requests };
+}
+
+/** The sites the catalog's site entries name: each project's listing read once, the problems of all of them in one refusal. */
+async function resolveSites(
+  catalog: Catalog,
+  projectIds: Map<string, string>,
+  settings: ClientOptions,
+): Promise<{ found: Map<string, { id: string; name: string }>; requests: number }> {
+  const entries = [...catalog.values()].flatMap((item) => (item.kind === "site" ? [item] : []));
+  const found = new Map<string, { id: string; name: string }>();
+  if (entries.length === 0) return { found, requests: 0 };
+  const projectOf = (item: (typeof entries)[number]) => item.entry.projectId ?? projectIds.get(item.entry.project!)!;
+  const client = new ServiceApiClient({ ...settings, maxRetries: 1 });
+  const listings = new Map<string, Site[]>();
+  let requests = 0;
+  try {
+    for (const projectId of new Set(entries.map(projectOf))) {
+      const listed: Site[] = [];
+      for await (const page of client.listSites({ projectId, limit: 100 }).pages()) {
+        requests += 1;
+        listed.push(...page.items);
+      }
+      listings.set(projectId, listed);
+    }
+  } catch (error) {
+    throw new CatalogError(`no stack was run: the sites of the catalog's projects could not be listed: ${(error as Error).message}`);
+  } finally {
+    await client.close();
+  }
+  const problems: string[] = [];
+  for (const item of entries) {
+    const listed = listings.get(projectOf(item)) ?? [];
+    const site =
+      item.entry.default === true ? listed.find((s) => s.is_default === true) : listed.find((s) => s.subdomain === item.entry.subdomain);
+    if (site?.id !== undefined) {
+      found.set(item.key, { id: site.id, name: site.name ?? "" });
+      continue;
+    }
+    const project = item.entry.project === undefined ? "its project" : `project ${JSON.stringify(item.entry.project)}`;
+    if (item.entry.default === true)
+      problems.push(`${item.file}: ${item.key}: ${project} has no default site (${listed.length} sites listed)`);
+    else {
+      const close = closeNames(
+        item.entry.subdomain!,
+        listed.flatMap((s) => (s.subdomain === undefined ? [] : [s.subdomain])),
+      );
+      problems.push(
+        `${item.file}: ${item.key}: ${project} has no site with subdomain ${JSON.stringify(item.entry.subdomain)} (${listed.length} sites listed)` +
+          (close.length > 0 ? `; the closest: ${close.map((n) => JSON.stringify(n)).join(", ")}` : ""),
+      );
+    }
+  }
+  if (problems.length > 0)
+    throw new CatalogError(`the catalog has ${problems.length} problem(s) with its sites; nothing was run:\n  ${problems.join("\n  ")}`);
+  return { found, requests };
 }
 
 /** The setting to look at when the run's first request fails: the listing is where a wrong token or URL shows first. */

@@ -63,7 +63,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
   const known = knownIds(options);
   const anew = new Set(options.createAnew);
   for (const key of anew) {
-    const found = [...discovery.stacks.values()].some((s) => s.products.get(key)?.unconfirmed === true);
+    const found = [...discovery.stacks.values()].some((s) => s.records.get(key)?.unconfirmed === true);
     if (!found)
       throw new CatalogError(`--create-anew ${key}: no stack holds ${key} as a create whose answer was lost; nothing to create anew`);
   }
@@ -99,17 +99,17 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
 
     // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
     const ids = known.get(facts.name) ?? new Map<string, string>();
-    const lostWithId = [...facts.products.values()].filter((d) => d.unconfirmed && ids.has(d.key));
+    const lostWithId = [...facts.records.values()].filter((d) => d.unconfirmed && ids.has(d.key));
     if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids, discovery)));
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
     for (const key of anew) {
-      const deployed = facts.products.get(key);
+      const deployed = facts.records.get(key);
       if (deployed?.unconfirmed !== true) continue;
       await workspaces.run(facts.name, ["state", "delete", "--stack", facts.name, "--yes", deployed.urn]);
       result.lines.push({ code: "create-anew", key });
     }
     // 4. Lost creates no id turned up for: still named, as plan and preview name them, until someone adopts or re-creates them.
-    for (const deployed of facts.products.values()) {
+    for (const deployed of facts.records.values()) {
       if (!deployed.unconfirmed || ids.has(deployed.key) || anew.has(deployed.key)) continue;
       result.lines.push({
         code: "lost",
@@ -199,7 +199,7 @@ function needsRecovery(facts: StackFacts): boolean {
     facts.locks.length > 0 ||
     facts.pending.length > 0 ||
     // Every lost create: taken in when an id turned up, named again when none did (plan and preview name it too).
-    [...facts.products.values()].some((d) => d.unconfirmed)
+    [...facts.records.values()].some((d) => d.unconfirmed)
   );
 }
 

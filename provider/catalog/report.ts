@@ -16,10 +16,11 @@ import {
   type FieldChange,
   type Manager,
   type Operation,
-  type ProductChange,
+  type PlannedChange,
   type Reason,
   type Recovery,
 } from "./changes";
+import { countsText } from "./kinds";
 import type { StackReport } from "./stack-run";
 
 /** The version of `--json`'s shape (plan and report): bumped when a field changes meaning or goes. */
@@ -163,7 +164,7 @@ export function formatReport(run: RunReport): string {
             : drift
               ? "no drift"
               : "no changes";
-    const size = `${r.products} ${r.products === 1 ? "product" : "products"}${r.new ? ", a new stack" : ""}`;
+    const size = `${countsText(r.size)}${r.new ? ", a new stack" : ""}`;
     lines.push(`${r.stack} (${size}): ${what}; ${r.requests} request(s), ${r.seconds.toFixed(1)} s${state}`);
     for (const reason of [...r.blocked, ...r.notes]) lines.push(`  ! ${describeReason(reason)}`);
     for (const op of ORDER) {
@@ -199,9 +200,9 @@ export function formatReport(run: RunReport): string {
   return lines.join("\n");
 }
 
-function list(lines: string[], items: ProductChange[], done: boolean): void {
+function list(lines: string[], items: PlannedChange[], done: boolean): void {
   // Those that change fields first: 200 adoptions of which one changes a record must not hide it among "… and 180 more".
-  const quiet = (item: ProductChange) => (item.fields.length === 0 ? 1 : 0);
+  const quiet = (item: PlannedChange) => (item.fields.length === 0 ? 1 : 0);
   items = [...items].sort((a, b) => quiet(a) - quiet(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const item of items.slice(0, LISTED)) {
     const what = describeChange(item, done);
@@ -216,8 +217,8 @@ function list(lines: string[], items: ProductChange[], done: boolean): void {
 }
 
 /** Moves, one line per pair of stacks (a relayout moves hundreds). */
-function listMoves(lines: string[], moves: ProductChange[], done: boolean): void {
-  const pairs = new Map<string, ProductChange[]>();
+function listMoves(lines: string[], moves: PlannedChange[], done: boolean): void {
+  const pairs = new Map<string, PlannedChange[]>();
   for (const move of moves) {
     const pair = `${move.fromStack} → ${move.toStack}`;
     pairs.set(pair, [...(pairs.get(pair) ?? []), move]);
@@ -234,7 +235,7 @@ function listMoves(lines: string[], moves: ProductChange[], done: boolean): void
 }
 
 /** What happens to the product, in words beside its key; "" when its mark and fields say it all. */
-export function describeChange(change: ProductChange, done: boolean): string {
+export function describeChange(change: PlannedChange, done: boolean): string {
   const words: string[] = [];
   const d = (future: string, past: string) => (done ? past : future);
   switch (change.op) {

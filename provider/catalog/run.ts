@@ -12,13 +12,14 @@ import { dirname, join } from "node:path";
 import { startSharedPacer } from "../client/shared-pacer";
 import { TAKEN_OVER } from "../resources/product";
 import { otherStacksText, readAdoptions, TOOL_ENV, type Manager } from "../resources/tool-protocol";
-import type { ProductChange } from "./changes";
+import { adoptIdOf } from "./catalog";
+import type { PlannedChange } from "./changes";
 import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
 import { CatalogError } from "./errors";
 import { retire } from "./moves";
 import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./rate-limit-store";
-import type { ProgramProduct } from "./program-input";
+import type { ProgramItem } from "./program-input";
 import type { RateLimitReport } from "./report";
 import { emptyReport, meaningfulLines, runOnStack, type RunCommand, type StackReport } from "./stack-run";
 import { takenOverRecords, Workspaces } from "./workspace";
@@ -33,8 +34,8 @@ export interface RunOptions {
   refresh: boolean;
   /** Settings that decide what a stack does besides its products (part of the resume key). */
   settings: Record<string, string>;
-  /** The project of each product, resolved by the tool (name → id). */
-  projects: ReadonlyMap<string, string>;
+  /** The ids the tool found: each project's by name, each site entry's site. */
+  found: Found;
   json: boolean;
   /** Where the runners of this deploy share the rate limit (`rate-limit-store.ts`). */
   rateLimit: StoreChoice;
@@ -64,7 +65,7 @@ export async function runPlanned(
   signal: AbortSignal,
 ): Promise<{ reports: StackReport[]; rateLimit: RateLimitReport }> {
   const mutating = options.command === "up" || options.command === "destroy" || options.command === "refresh";
-  const inputs = new Map(plan.runs.map((run) => [run.name, programProducts(run, options.projects)]));
+  const inputs = new Map(plan.runs.map((run) => [run.name, programItems(run, options.found)]));
   const reports = plan.runs.map((run) => {
     const report = emptyReport(run.name, options.command, run.size, fingerprint(inputs.get(run.name)!, options));
     report.blocked.push(...run.blocked);
@@ -129,7 +130,7 @@ export async function runPlanned(
         const env: Record<string, string> = { [TOOL_ENV.sharedPacer]: pacer.urlFor(report.stack) };
         // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
         // …and each adoption's provider writes what it will change, for the report (adoption-file.ts says why).
-        const adoptions = run.products.some((p) => p.entry.adoptId !== undefined)
+        const adoptions = run.items.some((p) => p.kind === "product" && adoptIdOf(p.entry) !== undefined)
           ? join(options.workDir, "adoptions", options.command, `${report.stack}.jsonl`)
           : undefined;
         if (adoptions !== undefined) {
@@ -199,7 +200,7 @@ function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
   for (const [id, list] of plan.discovery.elsewhere) index[id] = [...list];
   for (const facts of plan.discovery.stacks.values()) {
     if (facts.name === own) continue;
-    for (const deployed of facts.products.values()) {
+    for (const deployed of facts.records.values()) {
       if (deployed.unconfirmed) continue;
       const id = deployed.id.toLowerCase();
       (index[id] ??= []).push({ stack: facts.fullName, name: deployed.key });
@@ -212,26 +213,47 @@ function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
 }
 
 /**
- * A stack's program input: its products, each project by id (the tool looked the names up once), a
- * renamed key with the key its state holds (an alias). A product whose adoption blocks the stack is
- * left out of a preview, which shows the rest of the stack as the up after the block is lifted would.
+ * A stack's program input: each record's resource inputs, with the ids the tool found (a project by
+ * name, a site by subdomain: `projects.ts`), and for a renamed key the key its state holds (an
+ * alias). A product whose adoption blocks the stack is left out of a preview, which shows the rest of
+ * the stack as the up after the block is lifted would.
  */
-function programProducts(run: StackRun, projects: ReadonlyMap<string, string>): ProgramProduct[] {
-  return run.products
+function programItems(run: StackRun, found: Found): ProgramItem[] {
+  return run.items
     .filter((p) => !run.withheld.includes(p.key))
-    .map(({ key, entry }) => {
-      const { project, projectId, renamedFrom: _link, ...fields } = entry;
-      const from = run.renames.get(key);
-      return { key, entry: { ...fields, projectId: projectId ?? projects.get(project!)! }, ...(from !== undefined && { aliases: [from] }) };
+    .map((item) => {
+      const {
+        project,
+        projectId,
+        renamedFrom: _link,
+        kind: _kind,
+        ...fields
+      } = item.entry as unknown as Record<string, unknown> & {
+        project?: string;
+        projectId?: string;
+      };
+      const resolved = { projectId: projectId ?? found.projects.get(project!)! };
+      const entry =
+        item.kind === "site"
+          ? (({ subdomain: _s, default: _d, ...rest }) => ({ ...rest, ...resolved, siteId: found.sites.get(item.key)!.id }))(fields)
+          : { ...fields, ...resolved };
+      const from = run.renames.get(item.key);
+      return { key: item.key, kind: item.kind, entry, ...(from !== undefined && { aliases: [from] }) };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** What the tool looked up before any stack ran: each project's id by name, each site entry's site. */
+export interface Found {
+  projects: ReadonlyMap<string, string>;
+  sites: ReadonlyMap<string, { id: string; name: string }>;
 }
 
 /**
  * The moves of the typed plan that concern this stack: a preview names those out of it (made at the
  * next split or up); an up, those into it (made before it ran, with `pulumi state move`).
  */
-function movesOf(plan: Plan, run: StackRun, command: RunCommand): ProductChange[] {
+function movesOf(plan: Plan, run: StackRun, command: RunCommand): PlannedChange[] {
   const mine = plan.moves.filter((m) => (command === "up" ? m.to : m.from) === run.name);
   if (command !== "up" && command !== "preview") return [];
   // A renamed product moves under its old key: the change is named by its new one.
@@ -244,12 +266,12 @@ function givenBack(plan: Plan, run: StackRun, command: RunCommand): boolean {
   if (command !== "preview" && command !== "up" && command !== "destroy") return false;
   const facts = plan.discovery.stacks.get(run.name);
   if (facts === undefined) return false;
-  const declared = new Set(command === "destroy" ? [] : run.products.map((p) => run.renames.get(p.key) ?? p.key));
-  return [...facts.products.values()].some((d) => !declared.has(d.key) && d.outputs[TAKEN_OVER] !== undefined);
+  const declared = new Set(command === "destroy" ? [] : run.items.map((p) => run.renames.get(p.key) ?? p.key));
+  return [...facts.records.values()].some((d) => !declared.has(d.key) && d.outputs[TAKEN_OVER] !== undefined);
 }
 
 /** The resume key of a stack: its products as its program declares them, and the settings its providers run with. */
-function fingerprint(products: ProgramProduct[], options: RunOptions): string {
+function fingerprint(products: ProgramItem[], options: RunOptions): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(Object.entries(options.settings).sort(([a], [b]) => (a < b ? -1 : 1))));
   hash.update(`\nrefresh=${options.refresh}\n`);

@@ -21,7 +21,8 @@ import { maskText } from "../backend";
 import { PRODUCT_FIELD_NAMES, TAKEN_OVER, driftedFields, fateOf, giveBackPlan, productChanges, type TakenOver } from "../resources/product";
 import { isProductResource } from "../resources/product/recorded";
 import { isUnconfirmed } from "../resources/unconfirmed";
-import type { FieldChange, Operation, ProductChange, Reason } from "./changes";
+import type { FieldChange, Operation, PlannedChange, Reason } from "./changes";
+import type { Kind } from "./kinds";
 
 export type RunCommand = "preview" | "up" | "drift" | "refresh" | "destroy";
 
@@ -29,10 +30,10 @@ export interface StackReport {
   stack: string;
   command: RunCommand;
   status: "ok" | "failed" | "cancelled" | "skipped" | "blocked";
-  /** Products in the stack. */
-  products: number;
+  /** The records of each kind in the stack. */
+  size: Partial<Record<Kind, number>>;
   /** What is (or would be) done to each product that changes, or what drifted: the typed plan (`changes.ts`). */
-  changes: ProductChange[];
+  changes: PlannedChange[];
   /** What stops the stack (an up does not run it) — a lock, pending creates, an adoption of a managed product. */
   blocked: Reason[];
   /** What a reviewer must see on this stack (lost creates, products managed elsewhere, rename candidates). */
@@ -52,12 +53,12 @@ export interface StackReport {
   leftOut?: number;
 }
 
-export function emptyReport(stack: string, command: RunCommand, products: number, fingerprint: string): StackReport {
+export function emptyReport(stack: string, command: RunCommand, size: Partial<Record<Kind, number>>, fingerprint: string): StackReport {
   return {
     stack,
     command,
     status: "ok",
-    products,
+    size,
     changes: [],
     blocked: [],
     notes: [],
@@ -168,14 +169,14 @@ export function changeOf(
   command: RunCommand,
   step: StepEventMetadata,
   options: Pick<RunStackOptions, "takenOver"> = {},
-): ProductChange | undefined {
+): PlannedChange | undefined {
   const key = step.urn.split("::").pop()!;
   const old = state(step.old);
   const declared = inputsOf(step.new);
   // An alias took the state of an old key (a renamed key): the step's old state is under the old URN.
   const oldKey = step.old?.urn?.split("::").pop();
   const renamedFrom = oldKey !== undefined && oldKey !== key ? oldKey : undefined;
-  const change = (op: Operation, fields: FieldChange[], more: Partial<ProductChange> = {}): ProductChange => ({
+  const change = (op: Operation, fields: FieldChange[], more: Partial<PlannedChange> = {}): PlannedChange => ({
     key,
     op,
     fields,
@@ -236,7 +237,7 @@ export function changeOf(
  * now → as found, when the state's record of the take-over was read), kept (`retain`), or
  * forgotten (a lost create).
  */
-function removal(key: string, outputs: Outputs, takenOver: ReadonlyMap<string, TakenOver> | undefined): ProductChange {
+function removal(key: string, outputs: Outputs, takenOver: ReadonlyMap<string, TakenOver> | undefined): PlannedChange {
   const base = { key, reasons: [] as Reason[] };
   if (isUnconfirmed(outputs)) return { ...base, op: "forget", fields: [] };
   // The engine's events leave the secret record of a take-over out: the one read with the stack's secrets says it.

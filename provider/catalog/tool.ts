@@ -168,7 +168,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   io.out(
     `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
   );
-  for (const run of deploy.runs) io.out(`  ${run.name} (${run.products.length} products)`);
+  for (const run of deploy.runs) io.out(`  ${run.name} (${run.items.length} products)`);
   if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
     io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   return EXIT.ok;
@@ -215,7 +215,7 @@ export async function runStacks(
       all: options.all,
       refresh: options.refresh,
       settings: fingerprintSettings(options),
-      projects: projects.ids,
+      found: { projects: projects.ids, sites: projects.sites },
       json: options.json,
       rateLimit,
     },
@@ -375,9 +375,9 @@ export async function runWhere(keys: string[], options: ToolOptions, workspaces:
   let missing = 0;
   for (const key of keys) {
     const product = discovery.catalog.get(key);
-    const now = [...discovery.stacks.values()].find((s) => s.products.has(key) || s.pending.some((p) => p.key === key));
-    const target = plan.runs.find((r) => r.products.some((p) => p.key === key))?.name;
-    const deployed = now?.products.get(key);
+    const now = [...discovery.stacks.values()].find((s) => s.records.has(key) || s.pending.some((p) => p.key === key));
+    const target = plan.runs.find((r) => r.items.some((p) => p.key === key))?.name;
+    const deployed = now?.records.get(key);
     const state =
       now === undefined
         ? "in no stack yet (the next up creates it)"

@@ -16,7 +16,7 @@ import { stringify } from "yaml";
 import { TAKEN_OVER, type TakenOver } from "../resources/product";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
 import { CatalogError } from "./errors";
-import { PRODUCTS_ENV, writeProgramInput, type ProgramProduct } from "./program-input";
+import { PRODUCTS_ENV, writeProgramInput, type ProgramItem } from "./program-input";
 
 /**
  * Pulumi's PostgreSQL backend (3.248) reads the stacks of `pulumi stack ls` with
@@ -168,12 +168,12 @@ export class Workspaces {
    * the backend, so a new stack costs one `pulumi` process (`stack init`), not a failed
    * `stack select` first; another process may have made it since (`stack select` then).
    */
-  async stack(name: string, products?: ProgramProduct[], more: Record<string, string> = {}, exists?: boolean): Promise<Stack> {
+  async stack(name: string, items?: ProgramItem[], more: Record<string, string> = {}, exists?: boolean): Promise<Stack> {
     const dir = join(this.#options.workDir, this.#options.folder ?? "stacks", name);
     const env: Record<string, string> = { ...more };
-    if (products !== undefined) {
+    if (items !== undefined) {
       mkdirSync(dir, { recursive: true });
-      env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, products });
+      env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, items });
     }
     const ws = await this.#workspace(dir, env);
     const stack =

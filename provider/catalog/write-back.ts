@@ -13,12 +13,12 @@ import { parseDocument } from "yaml";
 import type { Catalog } from "./catalog";
 import { shown } from "./report";
 import { documentText, setValue } from "./yaml-text";
-import type { ProductChange } from "./changes";
+import type { PlannedChange } from "./changes";
 
 /** Writes the drifted values into the catalog's files; returns one line per field written (or not). */
-export function writeDrift(catalogDir: string, catalog: Catalog, drifted: ProductChange[]): string[] {
+export function writeDrift(catalogDir: string, catalog: Catalog, drifted: PlannedChange[]): string[] {
   const lines: string[] = [];
-  const byFile = new Map<string, ProductChange[]>();
+  const byFile = new Map<string, PlannedChange[]>();
   for (const line of drifted) {
     const product = catalog.get(line.key);
     if (product === undefined) {

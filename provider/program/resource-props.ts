@@ -3,7 +3,7 @@
  */
 // Pulumi's SDK by module, not `@pulumi/pulumi`: its index also loads the Automation API (npm's
 // arborist, pacote, …), which a program that declares only products has no use for — the catalog's
-// stack programs (`light-product.ts`), a process per stack, would each load it for nothing.
+// stack programs (`light-resource.ts`), a process per stack, would each load it for nothing.
 import { RunError } from "@pulumi/pulumi/errors";
 import { getOrganization, getProject, getStack } from "@pulumi/pulumi/metadata";
 import { isSecret, output, type Input, type Output } from "@pulumi/pulumi/output";

@@ -39,7 +39,7 @@ function reportFile(stacks: number, failed: number): { file: string; text: strin
     stacks,
     requests: 1,
     results: Array.from({ length: stacks }, (_, n) => {
-      const stack = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", 1, "f");
+      const stack = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", { product: 1 }, "f");
       stack.changes = [{ key: `product-${n}`, op: "create", fields: [], reasons: [] }];
       stack.requests = 2;
       if (n < failed) Object.assign(stack, { status: "failed", errors: ["products.create failed: 500 internal: boom"] });

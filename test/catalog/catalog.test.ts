@@ -16,14 +16,15 @@ import {
   readCatalog,
   readCatalogAt,
   type Catalog,
-  type CatalogProduct,
+  type CatalogItem,
+  type ProductEntry,
 } from "../../provider/catalog/catalog";
 import { CatalogError } from "../../provider/catalog/errors";
 import { PRODUCT_FIELD_NAMES } from "../../provider/contract/schemas";
 
 const PROJECT_ID = "11111111-2222-4333-8444-555555555555";
 /** `project`, then every input of the Product resource (whose fields are the contract's table), in the table's order. */
-const FIELD_LIST = `one of ${["project", "projectId", ...PRODUCT_FIELD_NAMES, "onDelete", "adoptId", "renamedFrom"].join(", ")}`;
+const FIELD_LIST = `one of ${["kind", "project", "projectId", ...PRODUCT_FIELD_NAMES, "onDelete", "adoptId", "renamedFrom"].join(", ")}`;
 
 /** The error `run` throws (failing the test when it throws none, or not a CatalogError). */
 function refusal(run: () => unknown): CatalogError {
@@ -79,11 +80,11 @@ describe("parseCatalog: what a catalog may say", () => {
 
   it("refuses a field that is not a catalog field, listing the fields it may have", () => {
     expect(one("a.yaml", "p1:\n  project: Acme Web\n  title: T\n  descripton: x\n")).toBe(
-      `${header(1)}\n  a.yaml: p1: descripton is not a catalog field; did you mean description? (${FIELD_LIST})`,
+      `${header(1)}\n  a.yaml: p1: descripton is not a field of a product entry; did you mean description? (${FIELD_LIST})`,
     );
     // An output of the resource is refused the same way, once (not again in the resource's words).
     expect(one("a.yaml", "p1:\n  project: Acme Web\n  title: T\n  type: physical\n")).toBe(
-      `${header(1)}\n  a.yaml: p1: type is not a catalog field (${FIELD_LIST})`,
+      `${header(1)}\n  a.yaml: p1: type is not a field of a product entry (${FIELD_LIST})`,
     );
   });
 
@@ -158,7 +159,7 @@ describe("parseCatalog: what a catalog may say", () => {
   it("refuses a file that is not a map, an entry that is not a map, and a file that does not parse", () => {
     expect(one("list.yaml", "- a\n- b\n")).toBe(`${header(1)}\n  list.yaml: must be a map from each product's key to its fields`);
     expect(one("scalar.json", "42")).toBe(`${header(1)}\n  scalar.json: must be a map from each product's key to its fields`);
-    expect(one("a.yaml", "p1: 3\n")).toBe(`${header(1)}\n  a.yaml: p1: must be a map of the product's fields (title, project, …)`);
+    expect(one("a.yaml", "p1: 3\n")).toBe(`${header(1)}\n  a.yaml: p1: must be a map of the record's fields (title, project, …)`);
     expect(one("a.yaml", "p1: [\n")).toBe(
       `${header(1)}\n  a.yaml: not valid YAML or JSON (Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:)`,
     );
@@ -180,7 +181,7 @@ describe("parseCatalog: what a catalog may say", () => {
     ]);
     expect(message.split("\n")).toEqual([
       header(5),
-      `  a.yaml: p1: colour is not a catalog field (${FIELD_LIST})`,
+      `  a.yaml: p1: colour is not a field of a product entry (${FIELD_LIST})`,
       "  a.yaml: p1: give the project by name (project) or by id (projectId), exactly one of the two",
       "  b.yaml: must be a map from each product's key to its fields",
       "  d.json: ok: the key is also used in c.yaml; keys must be unique across the catalog",
@@ -355,10 +356,11 @@ describe("readCatalogAt: the catalog at a git ref (--base)", () => {
 });
 
 describe("fingerprint and compareCatalogs", () => {
-  const product = (key: string, entry: Record<string, unknown>, file = "a.yaml"): CatalogProduct => ({
+  const product = (key: string, entry: Record<string, unknown>, file = "a.yaml"): CatalogItem => ({
     key,
     file,
-    entry: entry as unknown as CatalogProduct["entry"],
+    kind: "product",
+    entry: entry as unknown as ProductEntry,
   });
 
   it("does not change when an entry moves to another file or its fields are reordered, nor with the products' order", () => {
@@ -384,7 +386,7 @@ describe("fingerprint and compareCatalogs", () => {
   });
 
   it("compares by key: added, changed, moved to another file's group and removed, each sorted, a moved entry not changed", () => {
-    const catalog = (...products: CatalogProduct[]): Catalog => new Map(products.map((p) => [p.key, p]));
+    const catalog = (...products: CatalogItem[]): Catalog => new Map(products.map((p) => [p.key, p]));
     const base = catalog(
       product("same", { project: "W", title: "S" }),
       product("moved", { project: "W", title: "M" }),

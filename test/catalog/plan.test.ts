@@ -6,7 +6,7 @@
  * test/engine/catalog*.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import type { Catalog, CatalogProduct } from "../../provider/catalog/catalog";
+import type { Catalog, CatalogItem } from "../../provider/catalog/catalog";
 import type { Deployed, Discovery, StackFacts } from "../../provider/catalog/discover";
 import { CatalogError } from "../../provider/catalog/errors";
 import { parseStackName } from "../../provider/catalog/layout";
@@ -16,10 +16,11 @@ import { keyBits } from "../../provider/catalog/shards";
 
 const PROJECT = "11111111-2222-4333-8444-555555555555";
 
-function catalogOf(files: Record<string, string[]>, extra: Record<string, Partial<CatalogProduct["entry"]>> = {}): Catalog {
+function catalogOf(files: Record<string, string[]>, extra: Record<string, Partial<CatalogItem["entry"]>> = {}): Catalog {
   const catalog: Catalog = new Map();
   for (const [file, keys] of Object.entries(files)) {
-    for (const key of keys) catalog.set(key, { key, file, entry: { projectId: PROJECT, title: key, ...extra[key] } });
+    for (const key of keys)
+      catalog.set(key, { key, file, kind: "product", entry: { projectId: PROJECT, title: key, ...extra[key] } } as CatalogItem);
   }
   return catalog;
 }
@@ -30,6 +31,7 @@ function deployed(key: string, more: Partial<Deployed> = {}): Deployed {
   const id = `00000000-0000-4000-8000-${String(ids).padStart(12, "0")}`;
   return {
     key,
+    kind: "product",
     urn: `urn:pulumi:s::serviceapi-catalog::pulumi-nodejs:dynamic/serviceapi:Product::${key}`,
     id,
     unconfirmed: false,
@@ -46,7 +48,7 @@ function stack(name: string, keys: (string | Deployed)[], more: Partial<StackFac
     fullName: `organization/serviceapi-catalog/${name}`,
     ref: { organization: "organization", project: "serviceapi-catalog", stack: name },
     id: parseStackName("catalog-", name)!,
-    products,
+    records: products,
     pending: [],
     locks: [],
     ...more,
@@ -76,7 +78,7 @@ function plan(d: Discovery, command: Command, more: { stackSize?: number; stacks
 
 /** Each run as `name: keys` (sorted), for compact expectations. */
 function runs(p: Plan): Record<string, string[]> {
-  return Object.fromEntries(p.runs.map((r) => [r.name, r.products.map((x) => x.key).sort()]));
+  return Object.fromEntries(p.runs.map((r) => [r.name, r.items.map((x) => x.key).sort()]));
 }
 
 /** Keys whose hash starts with `bits`, from a pool (deterministic: the hash is pinned in shards.test.ts). */
@@ -181,8 +183,8 @@ describe("what stops a stack, and what a reviewer must see", () => {
     const facts = stack("catalog-a.all", ["x"], {
       locks: [{ key: "k", pid: 2167, username: "root", hostname: "vm", timestamp: "2026-01-02T03:04:05Z" }],
       pending: [
-        { key: "p1", urn: "urn:p1", op: "creating", inputs: {} },
-        { key: "p2", urn: "urn:p2", op: "creating", inputs: {} },
+        { key: "p1", kind: "product", urn: "urn:p1", op: "creating", inputs: {} },
+        { key: "p2", kind: "product", urn: "urn:p2", op: "creating", inputs: {} },
       ],
     });
     const d = discovery(catalogOf({ "a.yaml": ["x", "p1", "p2"], "b.yaml": ["y"] }), [facts, stack("catalog-b.all", ["y"])]);

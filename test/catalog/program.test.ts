@@ -13,7 +13,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTS_ENV } from "../../provider/catalog/program-input";
 import { projectFiles } from "../../provider/catalog/workspace";
-import { PRODUCT_PROVIDER } from "../../provider/program/light-product";
+import { providerStub } from "../../provider/program/light-resource";
 import { REPO } from "../../scripts/repo";
 import { nodePath, transpile } from "./transpiled";
 
@@ -64,9 +64,9 @@ beforeAll(() => {
     input,
     JSON.stringify({
       stack: "catalog-plans.all",
-      products: [
-        { key: "pro", entry: { projectId: PROJECT_ID, title: "Pro plan", slug: "pro" } },
-        { key: "basic", entry: { projectId: PROJECT_ID, title: "Basic plan", status: "archived", onDelete: "retain" } },
+      items: [
+        { key: "pro", kind: "product", entry: { projectId: PROJECT_ID, title: "Pro plan", slug: "pro" } },
+        { key: "basic", kind: "product", entry: { projectId: PROJECT_ID, title: "Basic plan", status: "archived", onDelete: "retain" } },
       ],
     }),
   );
@@ -91,7 +91,7 @@ describe("the catalog stacks' program", () => {
       { type: "pulumi-nodejs:dynamic/serviceapi:Product", name: "basic" },
     ]);
     expect(result.declared[1]!.inputs).toEqual({
-      __provider: PRODUCT_PROVIDER,
+      __provider: providerStub("pulumi-serviceapi/dynamic/product"),
       __logicalName: "basic",
       __stack: "organization/serviceapi-catalog/catalog-plans.all",
       __secretInputs: [],
@@ -103,8 +103,8 @@ describe("the catalog stacks' program", () => {
   });
 
   it("records the provider stub Pulumi's closure serializer makes of the installed provider module", () => {
-    expect(result.serialized).toBe(PRODUCT_PROVIDER);
-    expect(PRODUCT_PROVIDER).toContain('const provider = require("pulumi-serviceapi/dynamic/product");\n');
+    expect(result.serialized).toBe(providerStub("pulumi-serviceapi/dynamic/product"));
+    expect(providerStub("pulumi-serviceapi/dynamic/product")).toContain('const provider = require("pulumi-serviceapi/dynamic/product");\n');
   });
 
   it("loads neither the SDK's index (the Automation API), TypeScript, the closure serializer nor the provider's code", () => {

@@ -5,16 +5,16 @@
  * the way out, totals. Exact text: this is what users and reviewers read.
  */
 import { describe, expect, it } from "vitest";
-import type { FieldChange, Operation, ProductChange } from "../../provider/catalog/changes";
+import type { FieldChange, Operation, PlannedChange } from "../../provider/catalog/changes";
 import { formatReport, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
-  return { ...emptyReport(name, command, 0, "f".repeat(64)), ...report };
+  return { ...emptyReport(name, command, {}, "f".repeat(64)), ...report };
 }
 
 /** One product's change. */
-function change(op: Operation, key: string, fields: FieldChange[] = [], more: Partial<ProductChange> = {}): ProductChange {
+function change(op: Operation, key: string, fields: FieldChange[] = [], more: Partial<PlannedChange> = {}): PlannedChange {
   return { key, op, fields, reasons: [], ...more };
 }
 
@@ -26,7 +26,7 @@ describe("formatReport", () => {
       scope: "changed since origin/main: 2 added, 3 changed, 0 removed",
       results: [
         stack("catalog-plans.all", "preview", {
-          products: 12,
+          size: { product: 12 },
           changes: [
             change("create", "new-b", [{ field: "title", from: undefined, to: "B" }]),
             change("create", "new-a", [
@@ -43,7 +43,7 @@ describe("formatReport", () => {
           requests: 3,
           seconds: 1.25,
         }),
-        stack("catalog-add-ons.all", "preview", { products: 20, requests: 1, seconds: 0.96 }),
+        stack("catalog-add-ons.all", "preview", { size: { product: 20 }, requests: 1, seconds: 0.96 }),
       ],
       requests: 1,
     };
@@ -74,7 +74,7 @@ describe("formatReport", () => {
       stacks: 3,
       results: [
         stack("catalog-a.1", "up", {
-          products: 5,
+          size: { product: 5 },
           changes: [
             change("create", "a", [{ field: "title", from: undefined, to: "A" }]),
             change("adopt", "found", [], { adoptId: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d" }),
@@ -122,9 +122,9 @@ describe("formatReport", () => {
       command: "drift",
       stacks: 2,
       results: [
-        stack("catalog-b.all", "drift", { products: 4, requests: 4, seconds: 0.4 }),
+        stack("catalog-b.all", "drift", { size: { product: 4 }, requests: 4, seconds: 0.4 }),
         stack("catalog-a.all", "drift", {
-          products: 3,
+          size: { product: 3 },
           changes: [change("drift", "widget", [{ field: "title", from: "Widget", to: "Changed by hand" }])],
           requests: 3,
           seconds: 0.5,
@@ -152,20 +152,20 @@ describe("formatReport", () => {
       results: [
         stack("catalog-a.all", "up", {
           status: "blocked",
-          products: 10,
+          size: { product: 10 },
           blocked: [
             { code: "locked", stack: "catalog-a.all", by: { username: "root", hostname: "vm", pid: 2167, since: "2026-01-02T03:04:05Z" } },
           ],
         }),
         stack("catalog-b.all", "up", {
           status: "failed",
-          products: 3,
+          size: { product: 3 },
           errors: ["p1: products.create failed: 503 service_unavailable"],
           log: "/w/.serviceapi-catalog/logs/up/catalog-b.all.log",
           requests: 4,
           seconds: 3,
         }),
-        stack("catalog-c.all", "up", { status: "cancelled", products: 1, seconds: 0.1 }),
+        stack("catalog-c.all", "up", { status: "cancelled", size: { product: 1 }, seconds: 0.1 }),
       ],
     };
     expect(formatReport(run)).toBe(
@@ -186,9 +186,9 @@ describe("formatReport", () => {
       command: "up",
       stacks: 2,
       results: [
-        stack("catalog-a.all", "up", { status: "skipped", products: 5 }),
+        stack("catalog-a.all", "up", { status: "skipped", size: { product: 5 } }),
         stack("catalog-b.all", "up", {
-          products: 4,
+          size: { product: 4 },
           changes: [change("update", "w", [{ field: "title", from: "a", to: "b" }])],
           requests: 2,
           seconds: 1,
@@ -211,7 +211,7 @@ describe("formatReport", () => {
       stacks: 1,
       results: [
         stack("catalog-bulk.all", "up", {
-          products: 25,
+          size: { product: 25 },
           notes: [
             { code: "lost-create", key: "bulk-037", stack: "catalog-bulk.all", title: "Bulk 37" },
             { code: "lost-create", key: "bulk-038", stack: "catalog-bulk.all", title: "Bulk 38" },
@@ -236,14 +236,19 @@ describe("formatReport", () => {
     formatReport({ command: "preview", stacks: 1, results: [stack("catalog-a.all", "preview", report)] }).split("\n");
 
   it("lists at most 20 products per stack and kind, and counts the rest (the totals count them all)", () => {
-    const lines = previewLines({ products: 47, changes: [...keys].reverse().map((key) => change("create", key)), requests: 1, seconds: 2 });
+    const lines = previewLines({
+      size: { product: 47 },
+      changes: [...keys].reverse().map((key) => change("create", key)),
+      requests: 1,
+      seconds: 2,
+    });
     expect(lines.slice(2, 23)).toEqual([...keys.slice(0, 20).map((key) => `  + ${key}`), "  + … and 5 more"]);
     expect(lines[23]).toBe("Total: 25 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; 1 request(s) sent; 0 stack(s) failed");
   });
 
   it("of 25 adoptions, the one that changes its record is listed first, not among the ones left out", () => {
     const lines = previewLines({
-      products: 25,
+      size: { product: 25 },
       changes: keys.map((key) =>
         change("adopt", key, key === "p24" ? [{ field: "status", from: "draft", to: "active" }] : [], { adoptId: key }),
       ),

@@ -7,11 +7,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CatalogProduct } from "../../provider/catalog/catalog";
+import type { CatalogItem } from "../../provider/catalog/catalog";
 import { Layout, keyBits, type Shard } from "../../provider/catalog/shards";
 
-function catalogOf(keys: Iterable<string>): CatalogProduct[] {
-  return [...keys].map((key) => ({ key, file: "products.yaml", entry: { project: "Acme Web", title: key } }));
+function catalogOf(keys: Iterable<string>): CatalogItem[] {
+  return [...keys].map((key) => ({ key, file: "products.yaml", kind: "product", entry: { project: "Acme Web", title: key } }));
 }
 
 /** How many of `keys` each shard holds. */

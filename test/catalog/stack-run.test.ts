@@ -49,7 +49,7 @@ function step(op: string, key: string, old: object | undefined, news: object | u
 async function replay(command: RunCommand, events: EngineEvent[], onCreated?: (key: string, id: string) => void) {
   const play = async ({ onEvent }: { onEvent: (e: EngineEvent) => void }) => events.forEach(onEvent);
   const stack = { preview: play, up: play, destroy: play, refresh: play, previewRefresh: play } as unknown as Stack;
-  return runOnStack(stack, emptyReport("catalog-a.all", command, 1, "f"), { signal: new AbortController().signal, onCreated });
+  return runOnStack(stack, emptyReport("catalog-a.all", command, { product: 1 }, "f"), { signal: new AbortController().signal, onCreated });
 }
 
 describe("from the engine's events to the report", () => {
@@ -191,7 +191,7 @@ describe("from the engine's events to the report", () => {
         step("delete", "unread", { inputs: declared, outputs: taken }, undefined),
       ].forEach(onEvent);
     const stack = { preview: play } as unknown as Stack;
-    const report = await runOnStack(stack, emptyReport("catalog-a.all", "preview", 4, "f"), {
+    const report = await runOnStack(stack, emptyReport("catalog-a.all", "preview", { product: 4 }, "f"), {
       signal: new AbortController().signal,
       takenOver: new Map([["theirs", { found, set }]]),
     });

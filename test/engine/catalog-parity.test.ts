@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { ServiceApiClient } from "../../provider";
-import type { ProductChange } from "../../provider/catalog/changes";
+import type { PlannedChange } from "../../provider/catalog/changes";
 import { describeReason } from "../../provider/catalog/report";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
@@ -60,7 +60,7 @@ describe("the preview is the contract: preview and up of the same change agree",
   });
 
   /** The project id a change's entry names (a removed entry has none: its writes are PATCHes of its record). */
-  const projectId = (change: ProductChange) => {
+  const projectId = (change: PlannedChange) => {
     const entry = Object.values(user.files).find((file) => file[change.key] !== undefined)?.[change.key];
     return entry?.project === "Acme Docs" ? DEFAULT_IDS.acmeDocs : DEFAULT_IDS.acmeWeb;
   };
@@ -69,7 +69,7 @@ describe("the preview is the contract: preview and up of the same change agree",
     change(user.files[file]!);
     user.writeCatalog();
   };
-  const opsOf = (changes: ProductChange[]) => Object.fromEntries(changes.map((c) => [c.key, c.op]));
+  const opsOf = (changes: PlannedChange[]) => Object.fromEntries(changes.map((c) => [c.key, c.op]));
   const changesOf = (run: Awaited<ReturnType<typeof parity>>) => run.previewReport!.results.flatMap((r) => r.changes);
 
   it("26 kinds of change: the same exit code, the same lines, the writes announced", async () => {

@@ -24,7 +24,7 @@ describe("serviceapi-catalog report", () => {
       requests: 1,
       results: Array.from({ length: 2000 }, (_, i) => {
         const n = half * 2000 + i;
-        const report = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", 3, "f");
+        const report = emptyReport(`catalog-a.${n.toString(2).padStart(12, "0")}`, "preview", { product: 3 }, "f");
         report.changes = [{ key: `product-${n}`, op: "create", fields: [], reasons: [] }];
         report.requests = 2;
         return report;

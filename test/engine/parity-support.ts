@@ -14,7 +14,7 @@
 import { expect } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { openStateBackend } from "../../provider/backend";
-import type { ProductChange } from "../../provider/catalog/changes";
+import type { PlannedChange } from "../../provider/catalog/changes";
 import type { RunReport } from "../../provider/catalog/report";
 import type { CatalogUser, ToolRun } from "./catalog-support";
 
@@ -62,12 +62,12 @@ function canonical(value: unknown): string {
 export function announcedWrites(
   report: RunReport,
   ids: ReadonlyMap<string, string>,
-  projectId: (change: ProductChange) => string,
+  projectId: (change: PlannedChange) => string,
 ): string[] {
   const out: string[] = [];
   const patch = (id: string, body: Record<string, unknown>) => out.push(`PATCH ${PRODUCTS}/${id} ${canonical(body)}`);
-  const sent = (change: ProductChange) => Object.fromEntries(change.fields.filter((f) => f.stackOnly !== true).map((f) => [f.field, f.to]));
-  const create = (change: ProductChange, project = projectId(change)) => {
+  const sent = (change: PlannedChange) => Object.fromEntries(change.fields.filter((f) => f.stackOnly !== true).map((f) => [f.field, f.to]));
+  const create = (change: PlannedChange, project = projectId(change)) => {
     const fields = change.fields.filter((f) => f.stackOnly !== true && f.to !== null && f.to !== undefined);
     out.push(
       `POST ${PRODUCTS} ${canonical({ projectId: project, ...Object.fromEntries(fields.filter((f) => !UPDATE_ONLY.has(f.field)).map((f) => [f.field, f.to])) })}`,
@@ -172,7 +172,7 @@ export async function parity(
   user: CatalogUser,
   sim: Simulator,
   label: string,
-  projectId: (change: ProductChange) => string,
+  projectId: (change: PlannedChange) => string,
   args: string[] = [],
 ): Promise<ParityResult> {
   const ids = await idsOf(user);

@@ -211,8 +211,8 @@ const RULES: Record<string, RuleCases> = {
         'import { readSettings } from "../resources/settings";\nimport { productInputFailures } from "../resources/product";',
       ],
       ["provider/catalog/x.ts", 'import { LocalWorkspace } from "@pulumi/pulumi/automation";\nimport { keyBits } from "./shards";'],
-      // The stacks' program declares the program layer's LightProduct, the one face module it may import.
-      ["provider/catalog/x.ts", 'import { LightProduct, type ProductArgs } from "../program/light-product";'],
+      // The stacks' program declares the program layer's LightResource, the one face module it may import.
+      ["provider/catalog/x.ts", 'import { LightResource } from "../program/light-resource";'],
       [
         "provider/catalog/x.ts",
         'import { openStateBackend, type StackRef } from "../backend";\nimport { fullName } from "../backend/index";',

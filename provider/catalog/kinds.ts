@@ -1,0 +1,68 @@
+/**
+ * The kinds of record a catalog holds — products, the sites a team names, scheduled tasks — each the
+ * package's own resource (`Product`, `Site`, `Task`), through the dynamic face: its field table (what
+ * an entry may say and how it is checked), its type token in a stack's state, and the module a
+ * catalog stack's provider requires. One row per kind; everything else about a kind is said by
+ * the resource itself.
+ */
+import type { ResourceFields } from "../resources/field-table";
+// The field tables by module, not through the resources' indexes: the stacks' program (a process per stack) reads
+// this table, and must not load the lifecycles (`program.ts`).
+import { PRODUCT_FIELDS } from "../resources/product/inputs-and-state";
+import { DYNAMIC_PRODUCT_TYPE, isProductResource, type RecordedResource } from "../resources/product/recorded";
+import { SITE_FIELDS } from "../resources/site";
+import { TASK_FIELDS } from "../resources/task";
+
+export const KINDS = ["product", "site", "task"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface KindSpec {
+  /** The resource's name (`Product`, …). */
+  resource: "Product" | "Site" | "Task";
+  /** Its inputs, limits and checks. */
+  fields: ResourceFields<never>;
+  /** Its type in a catalog stack's state (the dynamic face: `pulumi-nodejs:dynamic/serviceapi:<resource>`). */
+  type: string;
+  /** What the provider of a catalog stack requires for it (package.json `exports`). */
+  module: string;
+  /** How a report counts it: singular, plural. */
+  noun: [string, string];
+}
+
+export const KIND: Readonly<Record<Kind, KindSpec>> = {
+  product: {
+    resource: "Product",
+    fields: PRODUCT_FIELDS as ResourceFields<never>,
+    type: DYNAMIC_PRODUCT_TYPE,
+    module: "pulumi-serviceapi/dynamic/product",
+    noun: ["product", "products"],
+  },
+  site: {
+    resource: "Site",
+    fields: SITE_FIELDS as ResourceFields<never>,
+    type: "pulumi-nodejs:dynamic/serviceapi:Site",
+    module: "pulumi-serviceapi/dynamic/site",
+    noun: ["site", "sites"],
+  },
+  task: {
+    resource: "Task",
+    fields: TASK_FIELDS as ResourceFields<never>,
+    type: "pulumi-nodejs:dynamic/serviceapi:Task",
+    module: "pulumi-serviceapi/dynamic/task",
+    noun: ["task", "tasks"],
+  },
+};
+
+/** The kind of a record in a catalog stack's state; undefined for anything else (the stack itself, its providers). */
+export function kindOf(resource: RecordedResource): Kind | undefined {
+  if (isProductResource(resource)) return "product";
+  if (resource.type === KIND.site.type) return "site";
+  if (resource.type === KIND.task.type) return "task";
+  return undefined;
+}
+
+/** `20 products`, `18 products, 2 sites, 1 task`: the counts of a stack's records, by kind, none for a kind it lacks. */
+export function countsText(counts: Partial<Record<Kind, number>>): string {
+  const parts = KINDS.filter((k) => (counts[k] ?? 0) > 0).map((k) => `${counts[k]} ${KIND[k].noun[counts[k] === 1 ? 0 : 1]}`);
+  return parts.length > 0 ? parts.join(", ") : "0 products";
+}

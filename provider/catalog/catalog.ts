@@ -270,8 +270,6 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
   const entry = raw as Record<string, unknown>;
   const kind = (entry.kind ?? "product") as Kind;
   if (!KINDS.includes(kind)) return { kind: "product", problems: [`kind must be one of ${KINDS.join(", ")} (product when left out)`] };
-  // Until the report and the recovery speak of sites and tasks, a preview could not show what an up does to them.
-  if (kind !== "product") return { kind, problems: [`kind ${kind}: this version deploys products only`] };
   const allowed = new Set(ENTRY_FIELDS[kind]);
   const problems: string[] = [];
   for (const field of Object.keys(entry)) {
@@ -304,6 +302,8 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
     if (failure.field !== undefined && !allowed.has(failure.field) && failure.field !== "projectId") continue; // already reported above, in catalog words
     problems.push(failure.reason);
   }
+  // Until the report and the recovery speak of sites and tasks, a preview could not show what an up does to them.
+  if (kind !== "product") problems.unshift(`kind ${kind}: this version deploys products only`);
   return { kind, problems };
 }
 

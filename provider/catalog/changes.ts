@@ -95,6 +95,8 @@ export type Reason =
   | { code: "move-waits"; key: string; from: string; to: string; waitsFor: string }
   /** A removed entry and an added one with the same fields and no link: an archive and a create, unless linked (`renamedFrom`). */
   | { code: "rename-candidate"; key: string; from: string }
+  /** Most of a stack's records removed by one change: worth a second look (another catalog's stacks under the same prefix and file names?). */
+  | { code: "removes-most"; stack: string; removed: number; total: number }
   /** A stack the layout no longer has, removed once the moves emptied it. */
   | { code: "stack-removed"; stack: string }
   /** On a change: a product of a stack run whole (`--base`) whose change is not the one under review. */
@@ -157,7 +159,17 @@ export type Recovery =
   | { code: "unlocked"; by: LockHolder; forced: boolean }
   | { code: "locked-running"; pid: number }
   | { code: "locked-elsewhere"; by: LockHolder; stack: string }
-  | { code: "taken-in"; key: string; id: string; was: "pending" | "lost" }
+  /** Taken into the state by its id: recorded by the killed run (on the pending create, in the create journal) or named by a log given. */
+  | { code: "taken-in"; key: string; id: string; was: "pending" | "lost"; source: "run" | "log" }
+  /** An id a log gave for a create, not taken in: another stack records that product, or it is not the product declared. */
+  | {
+      code: "id-refused";
+      key: string;
+      id: string;
+      log: string;
+      managers?: Manager[];
+      differs?: { field: string; live: unknown; declared: unknown };
+    }
   /** A create whose answer was lost: taken in as its placeholder now, or still one (the same reason plan and preview name). */
   | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
   | { code: "create-anew"; key: string }

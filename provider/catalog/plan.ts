@@ -60,8 +60,9 @@ export interface StackRun {
   /** URNs an `up` leaves alone: creates whose answer was lost, until the catalog adopts or re-creates them. */
   exclude: string[];
   /**
-   * Keys its program leaves out: an adoption that blocks the stack (`adopts-managed`). An up does
-   * not run the stack; a preview runs the rest of it, as the up after the block is lifted would.
+   * Keys its program leaves out: an adoption that blocks the stack (`adopts-managed`), a create a
+   * killed run left pending. An up does not run the stack; a preview runs the rest of it, as the
+   * up after the block is lifted would.
    */
   withheld: string[];
   /** Renamed keys among its products: the new key → the key its state holds (the program declares an alias). */
@@ -229,6 +230,19 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       }
     }
     entry.notes.push(...renameCandidates(entry, facts, catalog, renames));
+    // Most of a stack's records removed at once: another team's catalog with the same file names and prefix, a folder emptied by mistake.
+    if (facts !== undefined) {
+      const kept = new Set(entry.items.map((p) => stateKey(p.key)));
+      const leaving = new Set(moves.filter((m) => m.from === entry.name).map((m) => m.key));
+      const removed = [...facts.records.keys()].filter((key) => !kept.has(key) && !leaving.has(key)).length;
+      if (removed >= MASS_REMOVAL.count && removed >= facts.records.size * MASS_REMOVAL.share)
+        entry.notes.push({ code: "removes-most", stack: entry.name, removed, total: facts.records.size });
+    }
+    // A create a killed run left pending is in flight, not to be made: its stack's preview shows the rest
+    // (recover takes it in, or names it as a lost create; no up makes it again).
+    for (const pending of facts?.pending ?? [])
+      if (pending.op === "creating" && entry.items.some((p) => stateKey(p.key) === pending.key) && !entry.withheld.includes(pending.key))
+        entry.withheld.push(entry.items.find((p) => stateKey(p.key) === pending.key)!.key);
   }
 
   return {
@@ -446,6 +460,9 @@ function splitsDue(prefix: string, current: CatalogLayout, target: CatalogLayout
   }
   return out;
 }
+
+/** A removal worth a reviewer's second look: at least this many records, and this share of the stack's. */
+const MASS_REMOVAL = { count: 10, share: 0.5 };
 
 /** Why an `up` must not run on a stack. */
 function blockers(facts: StackFacts): Reason[] {

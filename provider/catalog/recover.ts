@@ -27,7 +27,8 @@ import { isUuid } from "../contract/schemas";
 import { readCreated } from "../resources/tool-protocol";
 import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
-import type { LockHolder, Recovery } from "./changes";
+import { ServiceApiClient, type ClientOptions } from "../client";
+import type { LockHolder, Manager, Recovery } from "./changes";
 import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
 import { CatalogError } from "./errors";
@@ -46,6 +47,8 @@ export interface RecoverOptions {
   journals: string[];
   /** Logs of killed runs, read for their `created Product` lines. */
   logs: string[];
+  /** The client's settings, for the reads that check an id a log gave. */
+  settings: ClientOptions;
 }
 
 /** What recover did to one stack, for the report and the exit code. */
@@ -56,8 +59,15 @@ export interface Recovered {
   refused: boolean;
 }
 
+/** An id found for a killed run's create: written by the run itself (its create journal), or read from a log a person gave. */
+interface KnownId {
+  id: string;
+  /** The log it came from; none for the run's own journal. */
+  log?: string;
+}
+
 /** Where the ids of a killed run's creates were found: stack → key → id (the last one recorded wins). */
-type KnownIds = Map<string, Map<string, string>>;
+type KnownIds = Map<string, Map<string, KnownId>>;
 
 export async function recover(discovery: Discovery, options: RecoverOptions, workspaces: Workspaces, io: Output): Promise<Recovered[]> {
   const known = knownIds(options);
@@ -98,7 +108,9 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     if (result.refused) continue;
 
     // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
-    const ids = known.get(facts.name) ?? new Map<string, string>();
+    const ids = known.get(facts.name) ?? new Map<string, KnownId>();
+    // An id from a log a person gave is checked first: a pasted line of another stack's product must not be taken over here.
+    for (const line of await vetLogIds(facts, ids, discovery, options)) result.lines.push(line);
     const lostWithId = [...facts.records.values()].filter((d) => d.unconfirmed && ids.has(d.key));
     if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids, discovery)));
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
@@ -137,7 +149,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
  * created), or the placeholder of a lost create — and drops the other pending operations (their
  * resources are in the state already).
  */
-async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string, string>, discovery: Discovery): Promise<Recovery[]> {
+async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string, KnownId>, discovery: Discovery): Promise<Recovery[]> {
   const lines: Recovery[] = [];
   const stack = await workspaces.stack(facts.name);
   const exported = await stack.exportStack();
@@ -148,15 +160,16 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
   const resources = deployment.resources ?? [];
   const read: string[] = [];
   const others: string[] = [];
-  const idOf = (resource: StateResource): string | undefined => (isUuid(resource.id ?? "") ? resource.id : ids.get(keyOf(resource.urn)));
+  const idOf = (resource: StateResource): KnownId | undefined =>
+    isUuid(resource.id ?? "") ? { id: resource.id! } : ids.get(keyOf(resource.urn));
   // Lost creates (placeholders) whose id a journal or log now gives.
   for (const resource of resources) {
-    const id = isUnconfirmed(resource.outputs) ? ids.get(keyOf(resource.urn)) : undefined;
-    if (id === undefined) continue;
+    const known = isUnconfirmed(resource.outputs) ? ids.get(keyOf(resource.urn)) : undefined;
+    if (known === undefined) continue;
     const { [UNCONFIRMED]: _marker, ...outputs } = resource.outputs;
-    Object.assign(resource, { id, outputs: { ...resource.inputs, ...outputs } });
+    Object.assign(resource, { id: known.id, outputs: { ...resource.inputs, ...outputs } });
     read.push(resource.urn);
-    lines.push({ code: "taken-in", key: keyOf(resource.urn), id, was: "lost" });
+    lines.push({ code: "taken-in", key: keyOf(resource.urn), id: known.id, was: "lost", source: known.log === undefined ? "run" : "log" });
   }
   for (const op of deployment.pending_operations ?? []) {
     const key = keyOf(op.resource.urn);
@@ -164,12 +177,12 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
       others.push(`${key}: ${op.type}`);
       continue;
     }
-    const id = idOf(op.resource);
+    const known = idOf(op.resource);
     const inputs = op.resource.inputs ?? {};
-    if (id !== undefined) {
-      resources.push({ ...op.resource, id, outputs: { ...inputs } });
+    if (known !== undefined) {
+      resources.push({ ...op.resource, id: known.id, outputs: { ...inputs } });
       read.push(op.resource.urn);
-      lines.push({ code: "taken-in", key, id, was: "pending" });
+      lines.push({ code: "taken-in", key, id: known.id, was: "pending", source: known.log === undefined ? "run" : "log" });
       continue;
     }
     resources.push({ ...op.resource, id: placeholderId(), outputs: { ...inputs, ...unconfirmed("products.create", new Date(), true) } });
@@ -181,6 +194,60 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
   if (read.length > 0) await stack.refresh({ target: read });
   if (others.length > 0) lines.push({ code: "cleared", operations: others });
   return lines;
+}
+
+/**
+ * The ids a log gave for this stack's creates, checked before any is taken in (and dropped from
+ * `ids` when one is refused): a product another stack already records (a line of another stack's
+ * log, pasted) is not taken over; nor one whose title or slug is not what the entry declared (one
+ * read each, the empty PATCH the take-in makes anyway). The run's own journal needs no such check.
+ */
+async function vetLogIds(facts: StackFacts, ids: Map<string, KnownId>, discovery: Discovery, options: RecoverOptions): Promise<Recovery[]> {
+  const fromLogs = [...ids].filter(([key, known]) => known.log !== undefined && isUuid(known.id) && wantsId(facts, key));
+  if (fromLogs.length === 0) return [];
+  const recordedBy = new Map<string, Manager[]>();
+  for (const [id, list] of discovery.elsewhere) recordedBy.set(id, [...list]);
+  for (const other of discovery.stacks.values()) {
+    for (const record of other.records.values()) {
+      if (other.name === facts.name && record.unconfirmed) continue;
+      const id = record.id.toLowerCase();
+      recordedBy.set(id, [...(recordedBy.get(id) ?? []), { stack: other.fullName, name: record.key }]);
+    }
+  }
+  const lines: Recovery[] = [];
+  const client = new ServiceApiClient(options.settings);
+  try {
+    for (const [key, known] of fromLogs) {
+      const managers = recordedBy.get(known.id.toLowerCase());
+      const refuse = (more: Partial<Extract<Recovery, { code: "id-refused" }>>) => {
+        ids.delete(key);
+        lines.push({ code: "id-refused", key, id: known.id, log: known.log!, ...more });
+      };
+      if (managers !== undefined) {
+        refuse({ managers });
+        continue;
+      }
+      const declared = declaredInputs(facts, key);
+      const live = (await client.updateProduct(known.id, {})) as unknown as Record<string, unknown>;
+      const differs = ["title", "slug"].find(
+        (field) => declared[field] !== undefined && declared[field] !== null && live[field] !== declared[field],
+      );
+      if (differs !== undefined) refuse({ differs: { field: differs, live: live[differs] ?? null, declared: declared[differs] } });
+    }
+  } finally {
+    await client.close();
+  }
+  return lines;
+}
+
+/** Whether the stack waits for an id for `key`: a pending create, or a lost create. */
+function wantsId(facts: StackFacts, key: string): boolean {
+  return facts.pending.some((p) => p.key === key && p.op === "creating") || facts.records.get(key)?.unconfirmed === true;
+}
+
+/** What the killed run declared for `key`'s create. */
+function declaredInputs(facts: StackFacts, key: string): Record<string, unknown> {
+  return facts.pending.find((p) => p.key === key)?.inputs ?? facts.records.get(key)?.inputs ?? {};
 }
 
 /** Removes what stops the CLI from loading the stack's state (`provider/backend`: `repair`). */
@@ -206,8 +273,8 @@ function needsRecovery(facts: StackFacts): boolean {
 /** The ids the killed runs recorded: every create journal in the folders (`<stack>.jsonl`), then every log's created lines. */
 function knownIds(options: RecoverOptions): KnownIds {
   const known: KnownIds = new Map();
-  const add = (stack: string, key: string, id: string) => {
-    const ids = known.get(stack) ?? new Map<string, string>();
+  const add = (stack: string, key: string, id: KnownId) => {
+    const ids = known.get(stack) ?? new Map<string, KnownId>();
     ids.set(key, id);
     known.set(stack, ids);
   };
@@ -219,7 +286,7 @@ function knownIds(options: RecoverOptions): KnownIds {
       continue;
     }
     for (const file of files)
-      for (const e of readCreated(readFileSync(join(dir, file), "utf8"))) add(file.slice(0, -".jsonl".length), e.name, e.id);
+      for (const e of readCreated(readFileSync(join(dir, file), "utf8"))) add(file.slice(0, -".jsonl".length), e.name, { id: e.id });
   }
   for (const log of options.logs) {
     let text: string;
@@ -228,7 +295,7 @@ function knownIds(options: RecoverOptions): KnownIds {
     } catch (error) {
       throw new CatalogError(`--created-log ${log}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
     }
-    for (const line of parseCreatedLines(text)) add(line.stack, line.key, line.id);
+    for (const line of parseCreatedLines(text)) add(line.stack, line.key, { id: line.id, log });
   }
   return known;
 }

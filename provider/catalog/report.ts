@@ -354,6 +354,12 @@ export function describeReason(reason: Reason): string {
         `${reason.key} has the same fields as ${reason.from}, which the catalog no longer has: as they are, ${reason.from} is removed and ${reason.key} created. ` +
         `If it is a rename, add \`renamedFrom: ${reason.from}\` to ${reason.key}'s entry: the record is kept, nothing is sent`
       );
+    case "removes-most":
+      return (
+        `this change removes ${reason.removed} of the ${reason.total} records of ${reason.stack}. If that is not what it means to do — ` +
+        "another team's catalog with the same file names and --stack-prefix, a file emptied by mistake — stop here: " +
+        "each catalog needs a --stack-prefix of its own"
+      );
     case "stack-removed":
       return `removed ${reason.stack}: its products moved, and the layout no longer has it`;
     case "outside-change":
@@ -384,9 +390,19 @@ export function describeRecovery(line: Recovery): string {
         `if that run is gone (a cancelled, killed or lost job), run \`serviceapi-catalog recover --force-unlock --stack ${line.stack}\``
       );
     case "taken-in":
-      return line.was === "pending"
-        ? `= ${line.key} (adopted ${line.id}: its create returned before the kill, and the run recorded its id; read, nothing created)`
-        : `= ${line.key} (adopted ${line.id}: a lost create whose id the run recorded; read, nothing created)`;
+      return line.source === "log"
+        ? `= ${line.key} (adopted ${line.id}: the id a log given names for its create, checked against the record; read, nothing created)`
+        : line.was === "pending"
+          ? `= ${line.key} (adopted ${line.id}: its create returned before the kill, and the run recorded its id; read, nothing created)`
+          : `= ${line.key} (adopted ${line.id}: a lost create whose id the run recorded; read, nothing created)`;
+    case "id-refused":
+      return (
+        `! ${line.key}: not taken in as ${line.id}, the id ${line.log} gives for its create: ` +
+        (line.managers !== undefined
+          ? `${managers(line.managers)} already records that product`
+          : `that product's ${line.differs!.field} is ${shown(line.differs!.live)}, not the declared ${shown(line.differs!.declared)}`) +
+        ". Check the log line; it stays a lost create until the right id is found"
+      );
     case "lost":
       return `? ${describeLostCreate(line.reason)}${line.now ? "" : " (still: no id for it in the journals or logs given)"}`;
     case "create-anew":

@@ -46,10 +46,19 @@ export interface Output {
   err: (text: string) => void;
 }
 
-/** Each adoption of the report with the fields it changes (live → declared), as its provider wrote them; none written (a kill): as it was. */
+/**
+ * Each adoption of the report — an entry's `adoptId`, or a replacement that adopts — with the fields
+ * its PATCH sets (live → declared), as its provider wrote them; none written (a kill): as it was.
+ */
 function withAdoptedFields(report: StackReport, file: string): void {
   const written = readAdoptions(existsSync(file) ? readFileSync(file, "utf8") : "");
-  for (const change of report.changes) if (change.op === "adopt") change.fields = written.get(change.key)?.fields ?? change.fields;
+  for (const change of report.changes) {
+    const fields = written.get(change.key)?.fields;
+    if (fields === undefined) continue;
+    if (change.op === "adopt") change.fields = fields;
+    else if (change.op === "replace" && change.adoptId !== undefined)
+      change.fields = [...change.fields.filter((f) => f.stackOnly), ...fields];
+  }
 }
 
 /** The folder of each stack's create journal (`recover` reads it). */

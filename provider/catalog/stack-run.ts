@@ -213,11 +213,18 @@ export function changeOf(
     case "replace": {
       if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string")
         return change("adopt", [], { adoptId: declared.adoptId, reasons: [{ code: "lost-create-adopted" }] });
-      // What makes it a replacement (the project, or the record adopted), then — for a new record — every field it is created with.
-      const why = ["projectId", "adoptId"]
-        .filter((field) => (declared[field] ?? null) !== (old.inputs[field] ?? old.outputs[field] ?? null))
-        .map((field) => ({ field, from: old.inputs[field] ?? old.outputs[field] ?? null, to: declared[field] ?? null }));
+      // What makes it a replacement (the project, or the record adopted), then — for a new record — every field it is
+      // created with; for an adoption the fields its PATCH sets, live → declared, come from its provider (`run.ts`).
       const adoptId = typeof declared.adoptId === "string" ? declared.adoptId : undefined;
+      const why: FieldChange[] = ["projectId", "adoptId"]
+        .filter((field) => (declared[field] ?? null) !== (old.inputs[field] ?? old.outputs[field] ?? null))
+        .map((field) => ({
+          field,
+          from: old.inputs[field] ?? old.outputs[field] ?? null,
+          to: declared[field] ?? null,
+          // Sent nowhere: the adopted record keeps its project, and adoptId is the stack's own.
+          ...((field === "adoptId" || adoptId !== undefined) && { stackOnly: true as const }),
+        }));
       const then = removal(key, old.outputs, options.takenOver).op;
       return change("replace", [...why, ...(adoptId !== undefined ? [] : createdFields(declared))], {
         then,

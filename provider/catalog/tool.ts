@@ -312,7 +312,7 @@ export async function runSplit(options: ToolOptions, workspaces: Workspaces, io:
 
 /** `recover`: locks and pending operations a killed run left (`recover.ts`). */
 export async function runRecover(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
-  checkSettings(options);
+  const settings = checkSettings(options);
   const discovery = await discovered(options, workspaces, io, false);
   const results = await recover(
     discovery,
@@ -327,6 +327,7 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
       createAnew: options.createAnew,
       journals: options.journals.length > 0 ? options.journals : [journalDir(options.workDir)],
       logs: options.logs,
+      settings,
     },
     workspaces,
     io,

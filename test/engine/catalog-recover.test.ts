@@ -169,20 +169,31 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
       },
     );
 
-    await step("4b. recover again with a log that names none of them, and plan: both name every lost create, the same words", async () => {
-      if (inFlight.length === 0) return;
-      const log = join(user.repo, "unrelated.log");
-      writeFileSync(log, `${BULK}: created Product "bulk-999" 0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d\n`);
-      const again = await user.tool(["recover", "--created-log", log]);
-      expect(again.code, again.stdout + again.stderr).toBe(0);
-      const lines = again.stdout.trimEnd().split("\n");
-      expect(lines[0]).toBe(`${BULK}:`);
-      expect(lines.slice(1).sort()).toEqual(
-        inFlight.map((key) => `  ? ${lost(key)} (still: no id for it in the journals or logs given)`).sort(),
-      );
-      const plan = await user.tool(["plan"]);
-      for (const key of inFlight) expect(plan.stdout.split("\n")).toContain(`! ${lost(key)}`);
-    });
+    await step(
+      "4b. recover again with a log whose one line names another stack's product, and plan: that id refused, every lost create named alike",
+      async () => {
+        if (inFlight.length === 0) return;
+        // A line pasted from the wrong log: the id of a product the plans stack records.
+        const wrong = user.products().get("pro")!.id;
+        const log = join(user.repo, "wrong.log");
+        writeFileSync(log, `${BULK}: created Product "${inFlight[0]}" ${wrong}\n`);
+        sim.clearRequests();
+        const again = await user.tool(["recover", "--created-log", log]);
+        expect(again.code, again.stdout + again.stderr).toBe(0);
+        const lines = again.stdout.trimEnd().split("\n");
+        expect(lines[0]).toBe(`${BULK}:`);
+        expect(lines.slice(1).sort()).toEqual(
+          [
+            `  ! ${inFlight[0]}: not taken in as ${wrong}, the id ${log} gives for its create: stack organization/serviceapi-catalog/catalog-plans.all (as pro) already records that product. Check the log line; it stays a lost create until the right id is found`,
+            ...inFlight.map((key) => `  ? ${lost(key)} (still: no id for it in the journals or logs given)`),
+          ].sort(),
+        );
+        // Refused before any read: nothing was sent.
+        expect(sim.requests().filter((r) => r.operation !== null)).toEqual([]);
+        const plan = await user.tool(["plan"]);
+        for (const key of inFlight) expect(plan.stdout.split("\n")).toContain(`! ${lost(key)}`);
+      },
+    );
 
     await step("5. up creates the rest, leaves the in-flight ones named; no key has two products", async () => {
       const up = await user.tool(["up"]);

@@ -92,13 +92,18 @@ export function announcedWrites(
           patch(id, { status: "archived" });
           break;
         case "replace": {
-          // A new record (its project is the replacement's reason), then the old one's removal.
-          if (change.adoptId !== undefined || (change.then !== "archive" && change.then !== "retain" && change.then !== "forget"))
+          // A new record — created (its project is the replacement's reason) or adopted (a PATCH of the fields it sets) —
+          // then the old one's removal.
+          if (change.then !== "archive" && change.then !== "retain" && change.then !== "forget")
             throw new Error(
-              `${change.key}: a replacement by adoption or give-back is not announced field by field; keep it out of parity steps`,
+              `${change.key}: a replacement whose old record is given back is not announced field by field; keep it out of parity steps`,
             );
-          const project = change.fields.find((f) => f.field === "projectId");
-          create({ ...change, fields: change.fields.filter((f) => f.field !== "projectId") }, project?.to as string | undefined);
+          if (change.adoptId !== undefined) {
+            if (Object.keys(sent(change)).length > 0) patch(change.adoptId.toLowerCase(), sent(change));
+          } else {
+            const project = change.fields.find((f) => f.field === "projectId");
+            create({ ...change, fields: change.fields.filter((f) => f.field !== "projectId") }, project?.to as string | undefined);
+          }
           if (change.then === "archive") patch(id, { status: "archived" });
           break;
         }

@@ -61,6 +61,13 @@ export function kindOf(resource: RecordedResource): Kind | undefined {
   return undefined;
 }
 
+/** How many of some records are of each kind. */
+export function countByKind(records: readonly { kind: Kind }[]): Partial<Record<Kind, number>> {
+  const out: Partial<Record<Kind, number>> = {};
+  for (const { kind } of records) out[kind] = (out[kind] ?? 0) + 1;
+  return out;
+}
+
 /** `20 products`, `18 products, 2 sites, 1 task`: the counts of a stack's records, by kind, none for a kind it lacks. */
 export function countsText(counts: Partial<Record<Kind, number>>): string {
   const parts = KINDS.filter((k) => (counts[k] ?? 0) > 0).map((k) => `${counts[k]} ${KIND[k].noun[counts[k] === 1 ? 0 : 1]}`);

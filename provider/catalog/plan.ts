@@ -18,7 +18,7 @@
  */
 import { adoptIdOf, type CatalogItem } from "./catalog";
 import type { Manager, Reason } from "./changes";
-import { KIND, type Kind } from "./kinds";
+import { countByKind, KIND, type Kind } from "./kinds";
 import type { Discovery, StackFacts } from "./discover";
 import { CatalogError } from "./errors";
 import { byGroup, CatalogLayout, groupOf, stackName, type StackId } from "./layout";
@@ -154,7 +154,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       exists: facts !== undefined,
       items,
       // What the stack declares; a stack that declares nothing (emptied, or destroyed) by what its state holds.
-      size: counted(items.length > 0 || facts === undefined ? items : [...facts.records.values()]),
+      size: countByKind(items.length > 0 || facts === undefined ? items : [...facts.records.values()]),
       blocked: [...(blockedBy.get(name) ?? [])],
       notes: [],
       exclude: [],
@@ -337,7 +337,7 @@ function select(
       if (found === undefined) {
         const known = runs.map((r) => r.name);
         throw new CatalogError(
-          `--stack ${name}: not a stack this ${options.command} runs (${known.length} stack(s)${known.length > 0 ? `, e.g. ${known[0]}` : ""}): run \`serviceapi-catalog plan\` to list them`,
+          `--stack ${name}: the catalog has no such stack (it has ${known.length}${known.length > 0 ? `, e.g. ${known[0]}` : ""}): run \`serviceapi-catalog plan\` to list them`,
         );
       }
       return found;
@@ -506,8 +506,3 @@ function list(items: string[]): string {
 }
 
 /** How many of each kind. */
-function counted(records: { kind: Kind }[]): Partial<Record<Kind, number>> {
-  const out: Partial<Record<Kind, number>> = {};
-  for (const { kind } of records) out[kind] = (out[kind] ?? 0) + 1;
-  return out;
-}

@@ -43,6 +43,8 @@ export interface RunReport {
   next?: string[];
   /** How the rate limit was shared (`run.ts`). */
   rateLimit?: RateLimitReport;
+  /** In `--json` only: {@link runTotals}, what the text report's `Total:` line says. */
+  totals?: Totals;
 }
 
 /** How the run shared the rate limit, for the report: `--json`'s `rateLimit`. */
@@ -118,6 +120,13 @@ export function totals(results: StackReport[]): Totals {
   return t;
 }
 
+/** A whole run's totals: its stacks' and the requests the tool sent itself. */
+export function runTotals(run: RunReport): Totals {
+  const t = totals(run.results);
+  t.requests += run.requests ?? 0;
+  return t;
+}
+
 /** Blocked: an up did not run it, or a preview ran a stack an up would not run (the check fails the same way). */
 export function isBlocked(r: StackReport): boolean {
   return r.status === "blocked" || (r.status !== "skipped" && r.blocked.length > 0);
@@ -143,7 +152,7 @@ export function formatReport(run: RunReport): string {
     const counts = ORDER.map((op) => {
       const n = r.changes.filter((c) => c.op === op).length;
       const archived = op === "update" ? r.changes.filter((c) => c.op === op && archives(c)).length : 0;
-      return n > 0 && `${n} ${verb(op)}${archived ? ` (${archived} to archived)` : ""}`;
+      return n > 0 && `${n} ${verb(op)}${archived ? ` (${archived} ${done ? "archived" : "to archive"})` : ""}`;
     }).filter(Boolean);
     const state =
       r.status === "ok"
@@ -174,15 +183,14 @@ export function formatReport(run: RunReport): string {
     }
     for (const error of r.errors) lines.push(`  error: ${error}`);
   }
-  const t = totals(run.results);
+  const t = runTotals(run);
   const own = run.requests ?? 0;
-  t.requests += own;
   const count = (op: Operation) => `${t.ops[op]} ${verb(op)}`;
   const removed = REMOVED.reduce((n, op) => n + t.ops[op], 0);
   const extra = (["state", "rename", "move"] as const).filter((op) => t.ops[op] > 0).map(count);
   const kinds = drift
     ? count("drift") + (t.ops.gone > 0 ? `, ${count("gone")}` : "")
-    : `${count("create")}, ${count("adopt")}, ${count("update")}${t.archives ? ` (${t.archives} to archived)` : ""}, ${count("replace")}, ` +
+    : `${count("create")}, ${count("adopt")}, ${count("update")}${t.archives ? ` (${t.archives} ${done ? "archived" : "to archive"})` : ""}, ${count("replace")}, ` +
       `${removed} ${done ? "removed" : "to remove"}` +
       (removed > 0
         ? ` (${REMOVED.filter((op) => t.ops[op] > 0)

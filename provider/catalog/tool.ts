@@ -13,13 +13,14 @@ import type { Reason } from "./changes";
 import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { readIdsFile } from "./ids-file";
+import { countByKind, countsText } from "./kinds";
 import { importProducts, type KeyFrom } from "./import";
 import { groupOf } from "./layout";
 import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
 import { recover } from "./recover";
-import { describeReason, formatReport, REPORT_VERSION, totals, type RunReport } from "./report";
+import { describeReason, formatReport, REPORT_VERSION, runTotals, totals, type RunReport } from "./report";
 import { chooseStore } from "./rate-limit-store";
 import { journalDir, runPlanned, type Output } from "./run";
 import type { RunCommand, StackReport } from "./stack-run";
@@ -168,7 +169,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   io.out(
     `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
   );
-  for (const run of deploy.runs) io.out(`  ${run.name} (${run.items.length} products)`);
+  for (const run of deploy.runs) io.out(`  ${run.name} (${countsText(countByKind(run.items))})`);
   if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
     io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   return EXIT.ok;
@@ -255,7 +256,7 @@ export async function runStacks(
       ];
     }
   }
-  io.out(options.json ? JSON.stringify(run) : formatReport(run));
+  io.out(options.json ? JSON.stringify({ ...run, totals: runTotals(run) }) : formatReport(run));
   const t = totals(reports);
   if (signal.aborted) return EXIT.cancelled;
   if (t.failed > 0 || t.blocked > 0) return EXIT.failed;

@@ -320,7 +320,7 @@ describe("which stacks run", () => {
     const d = discovery(catalogOf({ "a.yaml": ["x"], "b.yaml": ["y"] }), [stack("catalog-a.all", ["x"]), stack("catalog-b.all", ["y"])]);
     expect(Object.keys(runs(plan(d, "up", { stacks: ["catalog-b.all"] })))).toEqual(["catalog-b.all"]);
     expect(() => plan(d, "up", { stacks: ["catalog-zz.all"] })).toThrow(
-      "--stack catalog-zz.all: not a stack this up runs (2 stack(s), e.g. catalog-a.all): run `serviceapi-catalog plan` to list them",
+      "--stack catalog-zz.all: the catalog has no such stack (it has 2, e.g. catalog-a.all): run `serviceapi-catalog plan` to list them",
     );
   });
 

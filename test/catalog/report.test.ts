@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { FieldChange, Operation, PlannedChange } from "../../provider/catalog/changes";
-import { formatReport, shown, totals, type RunReport } from "../../provider/catalog/report";
+import { formatReport, runTotals, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
@@ -51,7 +51,7 @@ describe("formatReport", () => {
       [
         "serviceapi-catalog preview: 2 of 4 stack(s) (changed since origin/main: 2 added, 3 changed, 0 removed)",
         "catalog-add-ons.all (20 products): no changes; 1 request(s), 1.0 s",
-        "catalog-plans.all (12 products): 2 to create, 2 to update (1 to archived); 3 request(s), 1.3 s",
+        "catalog-plans.all (12 products): 2 to create, 2 to update (1 to archive); 3 request(s), 1.3 s",
         "  + new-a",
         '      title: "A"',
         '      status: "archived"   ← created archived',
@@ -63,9 +63,12 @@ describe("formatReport", () => {
         '      title: "Services" → "Services (retired)"',
         '      description: "All of them" → null   (cleared)',
         '      status: "active" → "archived"   ← archives it',
-        "Total: 2 to create, 0 to adopt, 2 to update (1 to archived), 0 to replace, 0 to remove; 5 request(s) sent (the project listing included); 0 stack(s) failed",
+        "Total: 2 to create, 0 to adopt, 2 to update (1 to archive), 0 to replace, 0 to remove; 5 request(s) sent (the project listing included); 0 stack(s) failed",
       ].join("\n"),
     );
+    // --json's totals are the Total line's numbers, the tool's own listing included.
+    const t = runTotals(run);
+    expect([t.ops.create, t.ops.update, t.archives, t.requests, t.failed]).toEqual([2, 2, 1, 5, 0]);
   });
 
   it("an up: in the past tense — moves, adoptions, a state-only change, a replacement, a rename, and each removal with what it set", () => {

@@ -152,7 +152,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         expect(user.backendDigest()).toBe(backend);
         expect(reportLines(preview.stdout)).toEqual([
           "serviceapi-catalog preview: 2 of 3 stack(s) (changed since HEAD: 0 added, 3 changed, 0 removed)",
-          "catalog-a.all (20 products): 2 to update (1 to archived); 0 request(s), N s",
+          "catalog-a.all (20 products): 2 to update (1 to archive); 0 request(s), N s",
           "  ~ p02",
           `      description: null → "${"d".repeat(59)}…" (80 characters)`,
           "  ~ p08",
@@ -162,7 +162,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
           "catalog-b.all (20 products): 1 to update; 0 request(s), N s",
           "  ~ p33",
           '      slug: "product-33" → "product-thirty-three"',
-          "Total: 0 to create, 0 to adopt, 3 to update (1 to archived), 0 to replace, 0 to remove; 1 request(s) sent (the project listing included); 0 stack(s) failed",
+          "Total: 0 to create, 0 to adopt, 3 to update (1 to archive), 0 to replace, 0 to remove; 1 request(s) sent (the project listing included); 0 stack(s) failed",
         ]);
         // The JSON report (a CI matrix's, for the PR comment) carries the same values.
         const json = await user.tool(["preview", "--base", "HEAD", "--stack-size", "20", "--json"]);
@@ -178,7 +178,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         sim.clearRequests();
         const up = await user.tool(["up", "--base", "HEAD", "--stack-size", "20", "--parallel", "2"]);
         expect(up.code, up.stdout + up.stderr).toBe(0);
-        expect(reportLines(up.stdout)[1]).toBe("catalog-a.all (20 products): 2 updated (1 to archived); 2 request(s), N s");
+        expect(reportLines(up.stdout)[1]).toBe("catalog-a.all (20 products): 2 updated (1 archived); 2 request(s), N s");
         expect(writes(sim)).toEqual(
           [
             [`PATCH /api/v1/public/products/${idOf("p02")}`, { description: "d".repeat(80) }],

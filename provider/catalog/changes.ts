@@ -105,6 +105,10 @@ export type Reason =
   | { code: "keeps-status"; status: string; found: string }
   /** On a give-back: fields changed since this stack set them (by a person, another stack): left as they are. */
   | { code: "changed-since"; fields: string[] }
+  /** On a give-back made: fields the preview listed that were already as found on the service (nothing to send). */
+  | { code: "already-as-found"; fields: string[] }
+  /** On a removal made: the product was gone from the service (404); nothing was sent. */
+  | { code: "already-gone" }
   /** On a give-back whose record of the take-over could not be read before the run: its fields are not listed. */
   | { code: "give-back-unread" }
   /** On a removal: adopted by a version that kept no record of what it found, so it is left as it is. */

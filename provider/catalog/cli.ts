@@ -20,6 +20,7 @@ const USAGE = `usage: serviceapi-catalog <command> [options]
 
   plan      the stacks a change touches, the moves due, locked stacks (--json: for a CI matrix); no request, no write
   preview   what up would do, per stack, field by field (old → new), in one report
+            --refresh: what up --refresh would do (the service's values read first)
   up        makes the moves that are due (splits, entries moved between files), then deploys
             --refresh: refresh each stack first, then set every drifted field back as the catalog declares
   drift     what changed on the service behind Pulumi's back, per field (exit 7 when anything did)
@@ -62,7 +63,7 @@ another postgres:// URL) and SERVICEAPI_RATE_LIMIT_KEY. Docs: docs/catalog.md`;
 const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "import", "report"] as const;
 /** Options that only one command takes, and that command. */
 const ONLY: Record<string, readonly string[]> = {
-  refresh: ["up"],
+  refresh: ["preview", "up"],
   write: ["drift"],
   "force-unlock": ["recover"],
   "create-anew": ["recover"],

@@ -215,7 +215,7 @@ function list(lines: string[], items: PlannedChange[], done: boolean): void {
   for (const item of items.slice(0, LISTED)) {
     const what = describeChange(item, done);
     lines.push(`  ${OPS[item.op].mark} ${item.key}${what !== "" ? ` (${what})` : ""}`);
-    for (const field of item.fields) lines.push(`      ${describeField(field)}`);
+    for (const field of item.fields) lines.push(`      ${describeField(field, item.op === "drift")}`);
     for (const reason of item.reasons) {
       const line = describeFieldReason(reason);
       if (line !== undefined) lines.push(`      ${line}`);
@@ -263,6 +263,9 @@ export function describeChange(change: PlannedChange, done: boolean): string {
     case "retain":
     case "forget":
       words.push(describeRemoval(change.op, change.reasons));
+      // Its fields are judged at the up against the live record, which a preview without --refresh has not read.
+      if (change.op === "give-back" && !done && change.fields.length > 0)
+        words.push("a field changed on the service since the stack last read it is left as it is (preview --refresh reads them)");
       break;
     case "rename":
       words.push(`renamed from ${change.renamedFrom}: the same record, ${d("nothing is sent", "nothing was sent")}`);
@@ -310,6 +313,10 @@ function describeFieldReason(reason: Reason): string | undefined {
       return `${reason.fields.join(", ")}: left as the service shows ${reason.fields.length === 1 ? "it" : "them"} (changed since this stack set ${reason.fields.length === 1 ? "it" : "them"})`;
     case "give-back-unread":
       return "its fields are set back to what they were when taken over; they could not be read before the run to be listed here";
+    case "already-as-found":
+      return `${reason.fields.join(", ")}: already as found on the service, nothing to send`;
+    case "already-gone":
+      return "gone from the service (404): nothing was sent, the stack forgot it";
     default:
       return undefined;
   }
@@ -375,6 +382,8 @@ export function describeReason(reason: Reason): string {
     case "keeps-status":
     case "changed-since":
     case "give-back-unread":
+    case "already-as-found":
+    case "already-gone":
       return describeFieldReason(reason)!;
     case "adopted-without-record":
       return "adopted by an older version, which kept no record of what it found";
@@ -441,17 +450,24 @@ function listed(items: string[]): string {
   return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
 }
 
-/** `title: "Pro plan" → "Pro"`, with a status change to or from archived said in words. */
-export function describeField(change: FieldChange): string {
+/**
+ * `title: "Pro plan" → "Pro"`, with a status change to or from archived said in words: what the
+ * write does, or for drift (recorded → live) what someone did on the service.
+ */
+export function describeField(change: FieldChange, drift = false): string {
   const own = change.stackOnly === true ? "   (kept by the stack: nothing sent)" : "";
   // A create's field: no value before.
   if (change.from === undefined && change.to !== undefined)
     return `${change.field}: ${shown(change.to)}${change.field === "status" && change.to === "archived" ? "   ← created archived" : ""}`;
   const note =
     change.field === "status" && change.to === "archived" && change.from !== "archived"
-      ? "   ← archives it"
+      ? drift
+        ? "   ← archived on the service"
+        : "   ← archives it"
       : change.field === "status" && change.from === "archived" && change.to !== "archived"
-        ? "   ← brings it back from archived"
+        ? drift
+          ? "   ← brought back from archived on the service"
+          : "   ← brings it back from archived"
         : change.to === null && change.from !== null
           ? "   (cleared)"
           : "";

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { startSharedPacer } from "../client/shared-pacer";
 import { TAKEN_OVER } from "../resources/product";
-import { otherStacksText, readAdoptions, TOOL_ENV, type Manager } from "../resources/tool-protocol";
+import { otherStacksText, readWrites, TOOL_ENV, type Manager } from "../resources/tool-protocol";
 import { adoptIdOf } from "./catalog";
 import type { PlannedChange } from "./changes";
 import type { Plan, StackRun } from "./plan";
@@ -47,17 +47,30 @@ export interface Output {
 }
 
 /**
- * Each adoption of the report — an entry's `adoptId`, or a replacement that adopts — with the fields
- * its PATCH sets (live → declared), as its provider wrote them; none written (a kill): as it was.
+ * What the stack's providers decided against the live record (`tool-protocol.ts`), into the report:
+ * each adoption — an entry's `adoptId`, or a replacement that adopts — with the fields its PATCH sets
+ * (live → declared); each give-back with the fields it sent, those it left (changed on the service
+ * since the state last saw them: a preview without `--refresh` could not know) and a product gone.
+ * None written (a kill): as the plan had it.
  */
-function withAdoptedFields(report: StackReport, file: string): void {
-  const written = readAdoptions(existsSync(file) ? readFileSync(file, "utf8") : "");
+export function withProviderWrites(report: StackReport, file: string): void {
+  const { adoptions, giveBacks } = readWrites(existsSync(file) ? readFileSync(file, "utf8") : "");
   for (const change of report.changes) {
-    const fields = written.get(change.key)?.fields;
-    if (fields === undefined) continue;
-    if (change.op === "adopt") change.fields = fields;
-    else if (change.op === "replace" && change.adoptId !== undefined)
+    const fields = adoptions.get(change.key)?.fields;
+    if (fields !== undefined && change.op === "adopt") change.fields = fields;
+    else if (fields !== undefined && change.op === "replace" && change.adoptId !== undefined)
       change.fields = [...change.fields.filter((f) => f.stackOnly), ...fields];
+    const given = giveBacks.get(change.key);
+    if (given === undefined || change.op !== "give-back") continue;
+    const left = change.fields.filter((f) => !given.sent.includes(f.field)).map((f) => f.field);
+    change.fields = change.fields.filter((f) => given.sent.includes(f.field));
+    const since = [...new Set([...change.reasons.flatMap((r) => (r.code === "changed-since" ? r.fields : [])), ...given.since])];
+    change.reasons = change.reasons.filter((r) => r.code !== "changed-since" && r.code !== "give-back-unread");
+    if (given.gone === true) change.reasons.push({ code: "already-gone" });
+    else if (since.length > 0) change.reasons.push({ code: "changed-since", fields: since });
+    // A field the plan listed that was neither sent nor left as changed since was already as found.
+    if (given.gone !== true && left.some((f) => !since.includes(f)))
+      change.reasons.push({ code: "already-as-found", fields: left.filter((f) => !since.includes(f)) });
   }
 }
 
@@ -138,15 +151,15 @@ export async function runPlanned(
         // What this stack's provider processes are handed (the protocol between the tool and them: resources/tool-protocol.ts).
         const env: Record<string, string> = { [TOOL_ENV.sharedPacer]: pacer.urlFor(report.stack) };
         // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
-        // …and each adoption's provider writes what it will change, for the report (adoption-file.ts says why).
-        const adoptions = run.items.some((p) => p.kind === "product" && adoptIdOf(p.entry) !== undefined)
-          ? join(options.workDir, "adoptions", options.command, `${report.stack}.jsonl`)
-          : undefined;
-        if (adoptions !== undefined) {
-          env[TOOL_ENV.otherStacks] = writeOtherStacks(plan, report.stack, options.workDir);
-          mkdirSync(dirname(adoptions), { recursive: true });
-          writeFileSync(adoptions, "");
-          env[TOOL_ENV.adoptions] = adoptions;
+        const adopts = run.items.some((p) => p.kind === "product" && adoptIdOf(p.entry) !== undefined);
+        if (adopts) env[TOOL_ENV.otherStacks] = writeOtherStacks(plan, report.stack, options.workDir);
+        // …and an adoption's or a give-back's provider writes what it reads and sends, for the report (write-file.ts says why).
+        const givesBack = givenBack(plan, run, options.command);
+        const writes = adopts || givesBack ? join(options.workDir, "writes", options.command, `${report.stack}.jsonl`) : undefined;
+        if (writes !== undefined) {
+          mkdirSync(dirname(writes), { recursive: true });
+          writeFileSync(writes, "");
+          env[TOOL_ENV.writes] = writes;
         }
         if (options.command === "up") {
           // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
@@ -158,7 +171,7 @@ export async function runPlanned(
         try {
           const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
           // What each product taken over and now removed was when taken over: only the state's secrets have it (taken-over.ts).
-          const takenOver = givenBack(plan, run, options.command) ? await takenOverRecords(spaces, report.stack) : undefined;
+          const takenOver = givesBack ? await takenOverRecords(spaces, report.stack) : undefined;
           await runOnStack(stack, report, {
             signal,
             refresh: options.refresh,
@@ -169,7 +182,7 @@ export async function runPlanned(
             onCreated: (key, id) => io.err(createdLine({ stack: report.stack, key, id })),
           });
           report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
-          if (adoptions !== undefined) withAdoptedFields(report, adoptions);
+          if (writes !== undefined) withProviderWrites(report, writes);
           if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
           if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
             if (await retire(workspaces, report.stack)) report.notes.push({ code: "stack-removed", stack: report.stack });

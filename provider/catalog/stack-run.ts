@@ -104,6 +104,8 @@ export async function runOnStack(stack: Stack, report: StackReport, options: Run
         // The same exclusions as the up it previews (creates a killed run left in flight): a preview shows what up will do.
         await stack.preview({
           ...common,
+          // preview --refresh: what up --refresh does, drift and what only the live record decides (a give-back's fields) included.
+          ...(options.refresh === true && { refresh: true }),
           ...(options.exclude !== undefined && options.exclude.length > 0 && { exclude: options.exclude }),
         });
         break;

@@ -233,7 +233,7 @@ export async function runStacks(
   if (discovery.change !== undefined) markOutsideChange(reports, discovery.change);
   const run: RunReport = {
     version: REPORT_VERSION,
-    command: command === "up" && options.refresh ? "up --refresh" : command,
+    command: (command === "up" || command === "preview") && options.refresh ? `${command} --refresh` : command,
     stacks: plan.target.stacks().length,
     scope: scope(options, discovery),
     notes: [...plan.notes, ...removed],
@@ -279,12 +279,22 @@ function markOutsideChange(reports: StackReport[], change: CatalogChange): void 
 }
 
 /** What `drift` says last: the commands that fix what it found, for the stacks that drifted. */
-function nextAfterDrift(reports: StackReport[], options: ToolOptions): string[] | undefined {
+export function nextAfterDrift(reports: StackReport[], options: ToolOptions): string[] | undefined {
   const drifted = reports.filter((r) => r.changes.some((c) => c.op === "drift" || c.op === "gone")).map((r) => r.stack);
   if (drifted.length === 0) return undefined;
   const stacks = `--stack ${drifted.join(",")}`;
+  // Setting a status back is the one fix that takes a product off sale, or puts one back: said before anyone runs it.
+  const statuses = reports.flatMap((r) => r.changes.filter((c) => c.op === "drift" && c.fields.some((f) => f.field === "status")));
+  const moved = (from: (f: { from: unknown; to: unknown }) => boolean) =>
+    statuses.filter((c) => c.fields.some((f) => f.field === "status" && from(f))).length;
+  const archivedNow = moved((f) => f.to === "archived" && f.from !== "archived");
+  const liveNow = moved((f) => f.from === "archived" && f.to !== "archived");
+  const status = [
+    archivedNow > 0 && `brings ${archivedNow} archived on the service back from archived`,
+    liveNow > 0 && `archives ${liveNow} brought back on the service`,
+  ].filter(Boolean);
   return [
-    `To set them back as the catalog declares: serviceapi-catalog up --refresh ${stacks}`,
+    `To set them back as the catalog declares: serviceapi-catalog up --refresh ${stacks}${status.length > 0 ? ` (its status too: ${status.join(", ")}; preview --refresh shows it first)` : ""}`,
     `To keep the service's values: serviceapi-catalog drift --write ${stacks}${options.write ? "" : " (writes them into the catalog files for a pull request)"}, or serviceapi-catalog refresh ${stacks} (only into the stacks' state: the next up sets them back unless the catalog changes)`,
   ];
 }

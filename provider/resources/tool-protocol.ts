@@ -9,7 +9,7 @@
  * |---|---|---|---|
  * | `SERVICEAPI_SHARED_PACER_URL` | (a URL, not a file) | the client | the run's shared rate-limit pacer (`client/shared-pacer.ts`) |
  * | `SERVICEAPI_CREATED_JOURNAL` | the provider, one line per create, the moment its answer arrives | `recover` | each record created: a killed run's creates are taken in, never made twice |
- * | `SERVICEAPI_ADOPTIONS_FILE` | the provider, one line per adoption previewed | the report | each adoption's fields, live → declared |
+ * | `SERVICEAPI_WRITES_FILE` | the provider, one line per adoption previewed and per give-back made | the report | what only the provider's read of the live record decides: each adoption's fields, live → declared; the fields a give-back sent, and those it left (changed since) |
  * | `SERVICEAPI_OTHER_STACKS_INDEX` | the tool, before the stack runs | the provider's adoption check | the products every other stack records |
  */
 import { SHARED_PACER_URL_ENV } from "../client";
@@ -21,7 +21,7 @@ export const TOOL_PROTOCOL_VERSION = 1;
 export const TOOL_ENV = {
   sharedPacer: SHARED_PACER_URL_ENV,
   createdJournal: "SERVICEAPI_CREATED_JOURNAL",
-  adoptions: "SERVICEAPI_ADOPTIONS_FILE",
+  writes: "SERVICEAPI_WRITES_FILE",
   otherStacks: "SERVICEAPI_OTHER_STACKS_INDEX",
 } as const;
 
@@ -54,24 +54,51 @@ export function readCreated(text: string): CreatedRecord[] {
   return readJsonLines<CreatedRecord>(text, (r) => readable(r) && typeof r.name === "string" && typeof r.id === "string");
 }
 
-// The adoptions' fields.
+// What the provider decided against the live record.
 
 /** One adoption previewed: the resource's logical name (a catalog key), the product it adopts, and what `up` sends to it. */
 export interface AdoptionRecord {
   v?: typeof TOOL_PROTOCOL_VERSION;
+  /** Left out by the first version of the format, which had adoptions only. */
+  op?: "adopt";
   name: string;
   id: string;
   fields: { field: string; from: unknown; to: unknown }[];
 }
 
-export function appendAdoption(file: string, record: Omit<AdoptionRecord, "v">): string | undefined {
-  return appendJsonLine(file, { v: TOOL_PROTOCOL_VERSION, ...record });
+/**
+ * One give-back made at a delete: the fields its PATCH sent, and those it left as the service shows
+ * them (changed since this stack set them; the status kept when giving it back would raise it). Names
+ * only: the values are the take-over's record, a secret of the state.
+ */
+export interface GiveBackRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  op: "give-back";
+  name: string;
+  id: string;
+  sent: string[];
+  since: string[];
+  /** The product was gone (404): nothing sent. */
+  gone?: boolean;
 }
 
-/** The adoptions of a file's text, the last line of each name winning (the engine may preview one twice). */
-export function readAdoptions(text: string): Map<string, AdoptionRecord> {
-  const records = readJsonLines<AdoptionRecord>(text, (r) => readable(r) && typeof r.name === "string" && Array.isArray(r.fields));
-  return new Map(records.map((record) => [record.name, record]));
+export type WriteRecord = AdoptionRecord | GiveBackRecord;
+
+export function appendWrite(file: string, record: WriteRecord): string | undefined {
+  return appendJsonLine(file, { ...record, v: TOOL_PROTOCOL_VERSION });
+}
+
+/** The records of a file's text by operation, the last line of each name winning (the engine may preview an adoption twice). */
+export function readWrites(text: string): { adoptions: Map<string, AdoptionRecord>; giveBacks: Map<string, GiveBackRecord> } {
+  const records = readJsonLines<WriteRecord>(text, (r) => readable(r) && typeof r.name === "string");
+  const adoptions = new Map<string, AdoptionRecord>();
+  const giveBacks = new Map<string, GiveBackRecord>();
+  for (const record of records) {
+    if ((record.op ?? "adopt") === "adopt" && Array.isArray((record as AdoptionRecord).fields))
+      adoptions.set(record.name, record as AdoptionRecord);
+    else if (record.op === "give-back" && Array.isArray(record.sent) && Array.isArray(record.since)) giveBacks.set(record.name, record);
+  }
+  return { adoptions, giveBacks };
 }
 
 // The other stacks' products.

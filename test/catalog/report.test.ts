@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { FieldChange, Operation, PlannedChange } from "../../provider/catalog/changes";
 import { formatReport, runTotals, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
+import { nextAfterDrift, type ToolOptions } from "../../provider/catalog/tool";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
   return { ...emptyReport(name, command, {}, "f".repeat(64)), ...report };
@@ -120,7 +121,21 @@ describe("formatReport", () => {
     );
   });
 
-  it("a drift: recorded → live per field, and the commands that fix it", () => {
+  it("after a drift of a status, the fix says it brings a product back from archived, or archives one, before anyone runs it", () => {
+    const drifted = stack("catalog-a.all", "drift", {
+      changes: [
+        change("drift", "retired", [{ field: "status", from: "archived", to: "active" }]),
+        change("drift", "pulled", [{ field: "status", from: "active", to: "archived" }]),
+        change("drift", "pulled-too", [{ field: "status", from: "draft", to: "archived" }]),
+      ],
+    });
+    expect(nextAfterDrift([drifted], { write: false } as ToolOptions)?.[0]).toBe(
+      "To set them back as the catalog declares: serviceapi-catalog up --refresh --stack catalog-a.all " +
+        "(its status too: brings 2 archived on the service back from archived, archives 1 brought back on the service; preview --refresh shows it first)",
+    );
+  });
+
+  it("a drift: recorded → live per field (a status changed on the service said so), and the commands that fix it", () => {
     const run: RunReport = {
       command: "drift",
       stacks: 2,
@@ -128,7 +143,10 @@ describe("formatReport", () => {
         stack("catalog-b.all", "drift", { size: { product: 4 }, requests: 4, seconds: 0.4 }),
         stack("catalog-a.all", "drift", {
           size: { product: 3 },
-          changes: [change("drift", "widget", [{ field: "title", from: "Widget", to: "Changed by hand" }])],
+          changes: [
+            change("drift", "widget", [{ field: "title", from: "Widget", to: "Changed by hand" }]),
+            change("drift", "retired", [{ field: "status", from: "archived", to: "active" }]),
+          ],
           requests: 3,
           seconds: 0.5,
         }),
@@ -138,11 +156,13 @@ describe("formatReport", () => {
     expect(formatReport(run)).toBe(
       [
         "serviceapi-catalog drift: 2 of 2 stack(s)",
-        "catalog-a.all (3 products): 1 drifted; 3 request(s), 0.5 s",
+        "catalog-a.all (3 products): 2 drifted; 3 request(s), 0.5 s",
+        "  ~ retired",
+        '      status: "archived" → "active"   ← brought back from archived on the service',
         "  ~ widget",
         '      title: "Widget" → "Changed by hand"',
         "catalog-b.all (4 products): no drift; 4 request(s), 0.4 s",
-        "Total: 1 drifted; 7 request(s) sent; 0 stack(s) failed",
+        "Total: 2 drifted; 7 request(s) sent; 0 stack(s) failed",
         "To set them back as the catalog declares: serviceapi-catalog up --refresh --stack catalog-a.all",
       ].join("\n"),
     );

@@ -5,10 +5,11 @@
  * after, each stack's blocking reasons) in both reports, the simulator's writes during the up equal
  * to those the preview announced, and the preview itself writing nothing (`parity-support.ts`).
  *
- * Ordered steps on one catalog of three files (terraform-provider-tfe's acceptance-test style), 26
+ * Ordered steps on one catalog of three files (terraform-provider-tfe's acceptance-test style), 27
  * kinds of change: creates (every field, archived at birth), adoptions, each field changed,
  * archive, un-archive, a field cleared, onDelete alone, a project changed; removals of a created
- * product, of adopted ones unchanged, changed and archived (which stays archived), with
+ * product, of adopted ones unchanged, changed, changed since on the service (`--refresh`: left as
+ * it is) and archived (which stays archived), with
  * onDelete: retain; a key renamed with its adoptId, with `renamedFrom`, one removed and another
  * added with the same fields (archive + create, pointed out), an entry moved to another file; an
  * adoption of a product another stack manages (blocked both times), a lost create, a locked stack,
@@ -47,6 +48,7 @@ describe("the preview is the contract: preview and up of the same change agree",
       ["found-changed", "draft"],
       ["found-archived", "active"],
       ["found-renamed", "active"],
+      ["found-drifted", "draft"],
     ] as const) {
       const made = await client.createProduct({ projectId: DEFAULT_IDS.acmeWeb, title: `Found ${key}`, slug: key });
       if (status !== "draft") await client.updateProduct(made.id, { status });
@@ -72,7 +74,7 @@ describe("the preview is the contract: preview and up of the same change agree",
   const opsOf = (changes: PlannedChange[]) => Object.fromEntries(changes.map((c) => [c.key, c.op]));
   const changesOf = (run: Awaited<ReturnType<typeof parity>>) => run.previewReport!.results.flatMap((r) => r.changes);
 
-  it("26 kinds of change: the same exit code, the same lines, the writes announced", async () => {
+  it("27 kinds of change: the same exit code, the same lines, the writes announced", async () => {
     await step("1. the first deploy: creates with every field, one archived at birth; adoptions, one of them archiving", async () => {
       edit("a.yaml", (a) => {
         a.t = { project: WEB, title: "T" };
@@ -100,6 +102,7 @@ describe("the preview is the contract: preview and up of the same change agree",
           adoptId: found.get("found-archived")!,
         };
         a["adopt-renamed"] = { project: WEB, title: "Found found-renamed", slug: "found-renamed", adoptId: found.get("found-renamed")! };
+        a["adopt-drifted"] = { project: WEB, title: "Ours drifted", slug: "found-drifted", adoptId: found.get("found-drifted")! };
       });
       edit("b.yaml", (b) => {
         b.b1 = { project: WEB, title: "B1" };
@@ -161,7 +164,7 @@ describe("the preview is the contract: preview and up of the same change agree",
     });
 
     await step(
-      "3. removals: a created product archived; adopted ones given back — unchanged, changed, archived (stays archived); onDelete: retain",
+      "3. removals: a created product archived; adopted ones given back — unchanged, changed, changed since on the service, archived (stays archived); onDelete: retain",
       async () => {
         edit("a.yaml", (a) => {
           delete a.gone;
@@ -169,8 +172,11 @@ describe("the preview is the contract: preview and up of the same change agree",
           delete a["adopt-same"];
           delete a["adopt-changed"];
           delete a["adopt-archived"];
+          delete a["adopt-drifted"];
         });
-        const run = await parity(user, sim, "removals", projectId);
+        // Someone retitles one on the service: the give-back leaves that title, which only a read of the service shows.
+        await client.updateProduct(found.get("found-drifted")!, { title: "Theirs" });
+        const run = await parity(user, sim, "removals", projectId, ["--refresh"]);
         const changes = Object.fromEntries(changesOf(run).map((c) => [c.key, c]));
         expect(opsOf(changesOf(run))).toEqual({
           gone: "archive",
@@ -178,7 +184,10 @@ describe("the preview is the contract: preview and up of the same change agree",
           "adopt-same": "give-back",
           "adopt-changed": "give-back",
           "adopt-archived": "give-back",
+          "adopt-drifted": "give-back",
         });
+        expect(changes["adopt-drifted"]).toMatchObject({ fields: [], reasons: [{ code: "changed-since", fields: ["title"] }] });
+        expect((await client.updateProduct(found.get("found-drifted")!, {})).title).toBe("Theirs");
         expect(changes.gone!.fields).toEqual([{ field: "status", from: "active", to: "archived" }]);
         expect(changes["adopt-same"]!.fields).toEqual([]);
         expect(changes["adopt-changed"]!.fields).toEqual([{ field: "title", from: "Ours", to: "Found found-changed" }]);

@@ -5,12 +5,12 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { UNKNOWN } from "../../provider/resources/checks";
 import { NotFoundError } from "../../provider/client";
 import { PartialFailure } from "../../provider/resources/errors";
-import { readAdoptions, readCreated, TOOL_ENV } from "../../provider/resources/tool-protocol";
+import { readCreated, readWrites, TOOL_ENV } from "../../provider/resources/tool-protocol";
 import {
   buildProductPatch,
   product as lifecycle,
@@ -302,13 +302,13 @@ describe("adoption", () => {
     expect(messages.at(-1)!.message).toBe(`serviceapi: adopted Product "x" (id ${id}): sent PATCH {title, slug}.`);
   });
 
-  it("with an adoptions file (a catalog stack): each previewed adoption's fields as data, live → declared, a secret one as [secret]", async () => {
+  it("with a writes file (a catalog stack): each previewed adoption's fields as data, live → declared, a secret one as [secret]", async () => {
     const { ctx: maker, sim } = await harness();
     const { id } = await product.create(maker, { name: "old", inputs: { projectId: project, title: "Old", slug: "old" } });
     const dir = mkdtempSync(join(tmpdir(), "adoptions-"));
     try {
       const file = join(dir, "stack.jsonl");
-      vi.stubEnv(TOOL_ENV.adoptions, file);
+      vi.stubEnv(TOOL_ENV.writes, file);
       for (const [name, secrets] of [
         ["plain", []],
         ["secret", ["title"]],
@@ -321,9 +321,9 @@ describe("adoption", () => {
           secrets: [...secrets],
         });
       }
-      expect([...readAdoptions(readFileSync(file, "utf8")).values()]).toEqual([
-        { v: 1, name: "plain", id, fields: [{ field: "title", from: "Old", to: "New" }] },
-        { v: 1, name: "secret", id, fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
+      expect([...readWrites(readFileSync(file, "utf8")).adoptions.values()]).toEqual([
+        { v: 1, op: "adopt", name: "plain", id, fields: [{ field: "title", from: "Old", to: "New" }] },
+        { v: 1, op: "adopt", name: "secret", id, fields: [{ field: "title", from: "[secret]", to: "[secret]" }] },
       ]);
     } finally {
       vi.unstubAllEnvs();
@@ -496,8 +496,19 @@ describe("what destroy does with a product this stack did not create", () => {
     expect(refreshed.props).toMatchObject({ title: "Another stack's title" });
     const destroy = await harness({}, sim);
     sim.clearRequests();
-    await product.remove(destroy.ctx, { name: "x", id, state: opened(refreshed.props!) });
+    // A catalog stack's provider says what it sent and left, for the report (names only: the values are the state's secret).
+    const writes = join(mkdtempSync(join(tmpdir(), "writes-")), "stack.jsonl");
+    vi.stubEnv(TOOL_ENV.writes, writes);
+    try {
+      await product.remove(destroy.ctx, { name: "x", id, state: opened(refreshed.props!) });
+    } finally {
+      vi.unstubAllEnvs();
+    }
     expect(destroy.bodies()).toEqual([{}, { description: "Theirs" }]);
+    expect([...readWrites(readFileSync(writes, "utf8")).giveBacks.values()]).toEqual([
+      { v: 1, op: "give-back", name: "x", id, sent: ["description"], since: ["title"] },
+    ]);
+    rmSync(dirname(writes), { recursive: true, force: true });
     expect(destroy.messages.map((m) => [m.severity, m.message])).toEqual([
       [
         "warning",

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
-  appendAdoption,
+  appendWrite,
   appendCreated,
   otherStacksText,
   parseOtherStacks,
-  readAdoptions,
+  readWrites,
   readCreated,
   TOOL_ENV,
 } from "../../provider/resources/tool-protocol";
@@ -28,7 +28,7 @@ describe("the tool protocol", () => {
     expect(TOOL_ENV).toEqual({
       sharedPacer: "SERVICEAPI_SHARED_PACER_URL",
       createdJournal: "SERVICEAPI_CREATED_JOURNAL",
-      adoptions: "SERVICEAPI_ADOPTIONS_FILE",
+      writes: "SERVICEAPI_WRITES_FILE",
       otherStacks: "SERVICEAPI_OTHER_STACKS_INDEX",
     });
   });
@@ -43,13 +43,18 @@ describe("the tool protocol", () => {
     expect(readCreated(older + written + newer + '{"v":1,"type":"Pro').map((r) => r.name)).toEqual(["old", "pro"]);
   });
 
-  it("the adoptions' fields: the last line of a name wins", () => {
-    const file = join(scratch(), "adoptions.jsonl");
-    appendAdoption(file, { name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "B" }] });
-    appendAdoption(file, { name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "C" }] });
-    expect([...readAdoptions(readFileSync(file, "utf8")).values()]).toEqual([
-      { v: 1, name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "C" }] },
+  it("the writes file: adoptions and give-backs apart, the last line of a name wins; a first-version line (no op) is an adoption", () => {
+    const file = join(scratch(), "writes.jsonl");
+    appendWrite(file, { op: "adopt", name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "B" }] });
+    appendWrite(file, { op: "adopt", name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "C" }] });
+    appendWrite(file, { op: "give-back", name: "pro", id: "id-2", sent: ["description"], since: ["title"] });
+    const older = '{"name":"old","id":"id-0","fields":[]}\n';
+    const { adoptions, giveBacks } = readWrites(older + readFileSync(file, "utf8") + '{"v":1,"op":"give-back","na');
+    expect([...adoptions.values()]).toEqual([
+      { name: "old", id: "id-0", fields: [] },
+      { v: 1, op: "adopt", name: "pro", id: "id-1", fields: [{ field: "title", from: "A", to: "C" }] },
     ]);
+    expect([...giveBacks.values()]).toEqual([{ v: 1, op: "give-back", name: "pro", id: "id-2", sent: ["description"], since: ["title"] }]);
   });
 
   it("the other stacks' index: written with its version; another version, or another shape, named", () => {

@@ -26,7 +26,7 @@ import { PartialFailure, UserError, isNotFound, withAdvice } from "../errors";
 import { label } from "../messages";
 import { outputs, type StoredProductInputs } from "./inputs-and-state";
 import { managedElsewhere } from "./managed-elsewhere";
-import { recordAdoption } from "./adoption-file";
+import { recordAdoption } from "./write-file";
 import { buildProductPatch, describeChanges, productChanges } from "./patch";
 import { destroyOfAdopted, ownershipOfAdopted } from "./taken-over";
 

@@ -193,7 +193,7 @@ async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<P
     ctx.info(`${who}: nothing sent (onDelete: retain); it stays on the service as it is and is no longer managed by this stack.`);
     return;
   }
-  if (fate === "give back") return giveBack(ctx, who, id, takenOverIn(state)!);
+  if (fate === "give back") return giveBack(ctx, who, name, id, takenOverIn(state)!);
   if (fate === "adopted without a record") {
     ctx.warn(
       `${who}: nothing sent; it was adopted (adoptId) by a version of pulumi-serviceapi that did not record what it found, so it is ` +

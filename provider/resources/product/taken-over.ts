@@ -25,6 +25,7 @@ import { secret, revealed, type Secret } from "../secret-output";
 import type { Values } from "../lifecycle";
 import { migrateState } from "../state-migrations";
 import { DECLARED } from "../stored-state";
+import { recordGiveBack } from "./write-file";
 import { PRODUCT_FIELD_NAMES, productRequestValue, type ProductField } from "../../contract/schemas";
 import {
   ADOPTED_WITHOUT_RECORD,
@@ -156,9 +157,15 @@ export function giveBackPlan(record: TakenOver, now: Partial<KeptFields>): GiveB
  * read), so a field changed since by someone else is left as it is, and said so. Nothing is read
  * when this stack changed nothing.
  */
-export async function giveBack(ctx: ProviderContext, who: string, id: string, record: TakenOver): Promise<void> {
+export async function giveBack(ctx: ProviderContext, who: string, name: string | undefined, id: string, record: TakenOver): Promise<void> {
+  // For a tool's report (the catalog's): what was sent and what was left, which only the read below decides.
+  const done = (sent: string[], since: string[], gone?: boolean) => {
+    const unrecorded = recordGiveBack({ name: name ?? id, id, sent, since, ...(gone === true && { gone }) });
+    if (unrecorded !== undefined) ctx.once("warning", unrecorded);
+  };
   if (giveBackPlan(record, record.set).changed.length === 0) {
     ctx.info(`${who}: nothing sent; this stack took it over and changed none of its fields, so it stays as it was found. ${NOT_ARCHIVED}`);
+    done([], []);
     return;
   }
   let live: Product;
@@ -167,6 +174,7 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
   } catch (error) {
     if (!isNotFound(error)) throw error;
     ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
+    done([], [], true);
     return;
   }
   const { body, since, keptStatus } = giveBackPlan(record, live);
@@ -185,6 +193,7 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
   const keys = Object.keys(body);
   if (keys.length === 0) {
     ctx.info(`${who}: nothing sent; the fields this stack changed are already as it found them.${kept}`);
+    done([], since);
     return;
   }
   try {
@@ -192,8 +201,10 @@ export async function giveBack(ctx: ProviderContext, who: string, id: string, re
   } catch (error) {
     if (!isNotFound(error)) throw error;
     ctx.info(`${who}: no longer exists on the service (404); removed from the stack.`);
+    done([], since, true);
     return;
   }
+  done(keys, since);
   ctx.info(`${who}: given back as found: sent PATCH {${keys.join(", ")}} with the values it had when this stack took it over.${kept}`);
 }
 

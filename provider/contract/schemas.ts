@@ -10,6 +10,7 @@
  */
 import { fullFormats } from "ajv-formats/dist/formats";
 import { z } from "zod";
+import { createShape, fieldNames, recordShape, updateShape, type CreateBodyOf, type FieldSpec, type UpdateBodyOf } from "./fields";
 import { checkRecurrence, validateRecurrence } from "./rrule";
 
 const isAbsoluteUri = fullFormats.uri as (value: string) => boolean;
@@ -123,25 +124,6 @@ export const Project = z.object({
   workspaceId: uuid,
 });
 
-export const Site = z.object({
-  object: z.literal("site").optional(),
-  id: uuid.optional(),
-  name: z.string().optional(),
-  subdomain: z.string().optional(),
-  is_default: z.boolean().optional(),
-});
-
-export const Task = z.object({
-  object: z.literal("task").optional(),
-  id: uuid.optional(),
-  title: z.string().optional(),
-  emoji: z.string().optional(),
-  rrule: z.string().optional(),
-  nextRunAt: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-});
-
 function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal("list"),
@@ -152,7 +134,6 @@ function listEnvelope<T extends z.ZodType>(item: T) {
 }
 
 export const ProjectList = listEnvelope(Project);
-export const SiteList = listEnvelope(Site);
 
 export const ErrorEnvelope = z.object({
   error: z.object({
@@ -183,20 +164,119 @@ export const ListSitesQuery = z.strictObject({
   limit: pageSize.optional(),
 });
 
-export const UpdateSiteBody = z.strictObject({
-  name: text(LIMITS.siteName.min, LIMITS.siteName.max),
-});
-
 const rrule = text().superRefine((value, ctx) => {
   const problem = validateRecurrence(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+const scheduledAt = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" });
+
+// ---- Products: the field table, and the record and bodies derived from it (`fields.ts`) ----
+
+/**
+ * A product's fields — the one declaration of each. The record, the create body and the update body
+ * below are derived from this table; so are the `Product` resource's inputs and state, the plugin's
+ * schema, the catalog's entries and the simulator's columns. A field the API adds is one entry here.
+ */
+export const PRODUCT_FIELD_SPECS = {
+  title: {
+    value: text(LIMITS.productTitle.min, LIMITS.productTitle.max),
+    nullable: false,
+    create: "required",
+    change: "update",
+    record: z.string(),
+    description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
+    shownToPeople: true,
+    examples: ["Pro", "Pro plan"],
+  },
+  description: {
+    value: text(0, LIMITS.productDescription.max),
+    nullable: true,
+    create: "optional",
+    change: "update",
+    record: z.string().nullable(),
+    description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
+    examples: ["Everything in Starter.", "Everything in Starter, plus SSO."],
+  },
+  slug: {
+    value: text(LIMITS.productSlug.min, LIMITS.productSlug.max),
+    nullable: true,
+    create: "optional",
+    change: "update",
+    record: z.string().nullable(),
+    description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
+    shownToPeople: true,
+    examples: ["pro", "pro-plan"],
+  },
+  status: {
+    value: productStatus,
+    nullable: false,
+    create: false,
+    change: "update",
+    record: z.string() as z.ZodType<ProductStatus>,
+    description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
+    examples: ["active", "draft"],
+  },
+  externalCheckoutUrl: {
+    value: uri,
+    nullable: true,
+    create: "optional",
+    change: "update",
+    record: z.string().nullable(),
+    description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
+    examples: ["https://shop.example.com/pro", "https://shop.example.com/pro-plan"],
+  },
+} as const satisfies Record<string, FieldSpec>;
+
+export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
+/** A product field's name. */
+export type ProductField = keyof ProductSpecs;
+/** Every product field, in the table's order. */
+export const PRODUCT_FIELD_NAMES = fieldNames(PRODUCT_FIELD_SPECS);
+
+/** The product record: the fields the table declares, and what the service sets (id, type). */
+export const Product = z.object({
+  object: z.literal("product"),
+  id: uuid,
+  type: z.string(),
+  ...recordShape(PRODUCT_FIELD_SPECS),
+});
+
+export const Site = z.object({
+  object: z.literal("site").optional(),
+  id: uuid.optional(),
+  name: z.string().optional(),
+  subdomain: z.string().optional(),
+  is_default: z.boolean().optional(),
+});
+export const SiteList = listEnvelope(Site);
+
+export const Task = z.object({
+  object: z.literal("task").optional(),
+  id: uuid.optional(),
+  title: z.string().optional(),
+  emoji: z.string().optional(),
+  rrule: z.string().optional(),
+  nextRunAt: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+
+export type CreateProductBody = CreateBodyOf<ProductSpecs>;
+export const CreateProductBody = z.strictObject(createShape(PRODUCT_FIELD_SPECS, uuid)) as unknown as z.ZodType<CreateProductBody>;
+
+export type UpdateProductBody = UpdateBodyOf<ProductSpecs>;
+export const UpdateProductBody = z.strictObject(updateShape(PRODUCT_FIELD_SPECS)) as unknown as z.ZodType<UpdateProductBody>;
+
+export const UpdateSiteBody = z.strictObject({
+  name: text(LIMITS.siteName.min, LIMITS.siteName.max),
 });
 
 export const CreateTaskBody = z
   .strictObject({
     title: text(1),
     prompt: text(1),
-    scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
+    scheduledAt,
     rrule: rrule.optional(),
     projectId: uuid,
     emoji: text().optional(),
@@ -212,136 +292,7 @@ export const CreateTaskBody = z
     if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
   });
 
-// ---- Products: the field table, and the record and bodies derived from it ----
-
-/** One field of a product as the API has it. */
-export interface ProductFieldSpec {
-  /** A value a request may send, limits included (`null` aside: see `nullable`). */
-  value: z.ZodType;
-  /**
-   * `null` is a value: a request sends it to clear the field, and a response may carry it. This also
-   * decides what a program that leaves the field out means: a nullable field is cleared (its value
-   * is "none"), any other is left as it is on the service (not managed).
-   */
-  nullable: boolean;
-  /**
-   * A create takes it: `required`, `optional`, or not at all (`false`: only an update sets it — the
-   * `Product` resource sends one PATCH after the POST when the program declares a value that differs).
-   */
-  create: "required" | "optional" | false;
-  /** How a response carries it (tolerant, as every record here: a value a newer server adds is kept). */
-  record: z.ZodType;
-  /** For people: what it is, its limits, what leaving it out does. The resource's schema and docs say this. */
-  description: string;
-  /**
-   * A name people read on the service (a title, a slug): invisible and direction-overriding
-   * characters are refused too, before any request (`resources/checks.ts`).
-   */
-  shownToPeople?: true;
-  /**
-   * Two different valid values, for the tests that walk this table (`test/resources/field-table.test.ts`
-   * creates, changes, drifts, adopts and gives back every field with them).
-   */
-  examples: readonly [unknown, unknown];
-}
-
-/**
- * A product's fields — the one declaration of each. The record, the create body and the update body
- * below are derived from this table; so are the `Product` resource's inputs and state, the plugin's
- * schema, the catalog's entries and the simulator's columns. A field the API adds is one entry here.
- */
-export const PRODUCT_FIELD_SPECS = {
-  title: {
-    value: text(LIMITS.productTitle.min, LIMITS.productTitle.max),
-    nullable: false,
-    create: "required",
-    record: z.string(),
-    description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
-    shownToPeople: true,
-    examples: ["Pro", "Pro plan"],
-  },
-  description: {
-    value: text(0, LIMITS.productDescription.max),
-    nullable: true,
-    create: "optional",
-    record: z.string().nullable(),
-    description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
-    examples: ["Everything in Starter.", "Everything in Starter, plus SSO."],
-  },
-  slug: {
-    value: text(LIMITS.productSlug.min, LIMITS.productSlug.max),
-    nullable: true,
-    create: "optional",
-    record: z.string().nullable(),
-    description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
-    shownToPeople: true,
-    examples: ["pro", "pro-plan"],
-  },
-  status: {
-    value: productStatus,
-    nullable: false,
-    create: false,
-    record: z.string() as z.ZodType<ProductStatus>,
-    description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
-    examples: ["active", "draft"],
-  },
-  externalCheckoutUrl: {
-    value: uri,
-    nullable: true,
-    create: "optional",
-    record: z.string().nullable(),
-    description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
-    examples: ["https://shop.example.com/pro", "https://shop.example.com/pro-plan"],
-  },
-} as const satisfies Record<string, ProductFieldSpec>;
-
-export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
-/** A product field's name. */
-export type ProductField = keyof ProductSpecs;
-/** Every product field, in the table's order. */
-export const PRODUCT_FIELD_NAMES = Object.keys(PRODUCT_FIELD_SPECS) as ProductField[];
-/** What a request may send for a field: its value, or `null` where that clears it. */
-export type RequestValue<S extends ProductFieldSpec> = z.infer<S["value"]> | (S["nullable"] extends true ? null : never);
-
-/** A field's schema in a request: its value, nullable where `null` clears it. */
-export function productRequestValue(field: ProductField): z.ZodType {
-  const spec: ProductFieldSpec = PRODUCT_FIELD_SPECS[field];
-  return spec.nullable ? spec.value.nullable() : spec.value;
-}
-
-/** The product record: the fields the table declares, and what the service sets (id, type). */
-export type Product = { object: "product"; id: string; type: string } & { [K in ProductField]: z.infer<ProductSpecs[K]["record"]> };
-export const Product = z.object({
-  object: z.literal("product"),
-  id: uuid,
-  type: z.string(),
-  ...Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].record])),
-}) as unknown as z.ZodType<Product>;
-
-export type CreateProductBody = { projectId: string } & {
-  [K in ProductField as ProductSpecs[K]["create"] extends "required" ? K : never]: RequestValue<ProductSpecs[K]>;
-} & { [K in ProductField as ProductSpecs[K]["create"] extends "optional" ? K : never]?: RequestValue<ProductSpecs[K]> };
-export const CreateProductBody = z.strictObject({
-  ...Object.fromEntries(
-    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "required").map((field) => [
-      field,
-      productRequestValue(field),
-    ]),
-  ),
-  projectId: uuid,
-  ...Object.fromEntries(
-    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "optional").map((field) => [
-      field,
-      productRequestValue(field).optional(),
-    ]),
-  ),
-}) as unknown as z.ZodType<CreateProductBody>;
-
-export type UpdateProductBody = { [K in ProductField]?: RequestValue<ProductSpecs[K]> };
-export const UpdateProductBody = z.strictObject(
-  Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, productRequestValue(field).optional()])),
-) as unknown as z.ZodType<UpdateProductBody>;
-
+export type Product = z.infer<typeof Product>;
 export type Project = z.infer<typeof Project>;
 export type Site = z.infer<typeof Site>;
 export type Task = z.infer<typeof Task>;

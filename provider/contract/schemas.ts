@@ -171,7 +171,7 @@ const rrule = text().superRefine((value, ctx) => {
 
 const scheduledAt = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" });
 
-// ---- Products: the field table, and the record and bodies derived from it (`fields.ts`) ----
+// ---- The field tables: one per type, and the records and bodies derived from them (`fields.ts`) ----
 
 /**
  * A product's fields — the one declaration of each. The record, the create body and the update body
@@ -228,7 +228,116 @@ export const PRODUCT_FIELD_SPECS = {
   },
 } as const satisfies Record<string, FieldSpec>;
 
+/** A site's field: a listing carries it, so `getSite` and `getSites` give it too, described as `listed` says. */
+export interface SiteFieldSpec extends FieldSpec {
+  /** What `getSite` and `getSites` say of it in their results (`resources/lookups.ts`). */
+  listed: string;
+}
+
+/**
+ * A site's fields. The API cannot create or delete sites, only list and rename them: a `Site` takes
+ * one over (`create` is what that take-over sets, with one PATCH of what differs), updates in place
+ * what a PATCH can set, and gives that back as found at delete. Every field may be absent from a
+ * response (the spec marks none required). The record, the update body, the `Site` resource's
+ * inputs, outputs and state, `getSite`'s results, the plugin's schema and the simulator's columns
+ * are derived from this table.
+ */
+export const SITE_FIELD_SPECS = {
+  name: {
+    value: text(LIMITS.siteName.min, LIMITS.siteName.max),
+    create: "required",
+    change: "update",
+    record: z.string().optional(),
+    description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.`,
+    listed: "The site's current name; may be null (the spec does not mark it required).",
+    shownToPeople: true,
+    examples: ["Docs", "Docs (primary)"],
+  },
+  subdomain: {
+    create: false,
+    record: z.string().optional(),
+    description: "The site's subdomain, as the service reports it.",
+    listed: "The site's subdomain; may be null. Look a site up by it when a Site renames the site.",
+    examples: ["docs", "docs-eu"],
+  },
+  is_default: {
+    create: false,
+    record: z.boolean().optional(),
+    description: "Whether it is the project's default site.",
+    listed: "Whether it is the project's default site; may be null.",
+    examples: [true, false],
+  },
+} as const satisfies Record<string, SiteFieldSpec>;
+
+/**
+ * A task's fields. The API can only create tasks: every field a create takes replaces the task
+ * when it changes, and what a response carries is read once, at create (no read, no update). The
+ * record, the create body, the `Task` resource's inputs, outputs and state, the plugin's schema and
+ * the simulator's columns are derived from this table.
+ */
+export const TASK_FIELD_SPECS = {
+  title: {
+    value: text(1),
+    create: "required",
+    change: "replace",
+    record: z.string().optional(),
+    description: "The title; not empty.",
+    shownToPeople: true,
+    examples: ["Weekly digest", "Monday check"],
+  },
+  prompt: {
+    value: text(1),
+    create: "required",
+    change: "replace",
+    description: "The prompt; not empty.",
+    examples: ["Summarise last week's changes", "Check the sites"],
+  },
+  scheduledAt: {
+    value: scheduledAt,
+    create: "required",
+    change: "replace",
+    description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused.",
+    examples: ["2026-01-05T09:00:00Z", "2026-01-06T10:30:00+02:00"],
+  },
+  rrule: {
+    value: rrule,
+    create: "optional",
+    change: "replace",
+    record: z.string().optional(),
+    description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused.",
+    examples: ["FREQ=WEEKLY;BYDAY=MO", "FREQ=DAILY"],
+  },
+  emoji: {
+    value: text(),
+    create: "optional",
+    change: "replace",
+    record: z.string().optional(),
+    description: "An emoji for the task.",
+    examples: ["📰", "📈"],
+  },
+  nextRunAt: {
+    create: false,
+    record: z.string().optional(),
+    description: "When the service will run the task next, as it reported at create.",
+    examples: ["2030-01-07T09:00:00.000Z", "2030-01-14T09:00:00.000Z"],
+  },
+  createdAt: {
+    create: false,
+    record: z.string().optional(),
+    description: "When the service created the task.",
+    examples: ["2029-06-01T12:34:56.789Z", "2029-06-02T08:00:00.000Z"],
+  },
+  updatedAt: {
+    create: false,
+    record: z.string().optional(),
+    description: "When the service last changed the task.",
+    examples: ["2029-06-01T12:34:56.789Z", "2029-06-02T08:00:00.000Z"],
+  },
+} as const satisfies Record<string, FieldSpec>;
+
 export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
+export type SiteSpecs = typeof SITE_FIELD_SPECS;
+export type TaskSpecs = typeof TASK_FIELD_SPECS;
 /** A product field's name. */
 export type ProductField = keyof ProductSpecs;
 /** Every product field, in the table's order. */
@@ -245,21 +354,14 @@ export const Product = z.object({
 export const Site = z.object({
   object: z.literal("site").optional(),
   id: uuid.optional(),
-  name: z.string().optional(),
-  subdomain: z.string().optional(),
-  is_default: z.boolean().optional(),
+  ...recordShape(SITE_FIELD_SPECS),
 });
 export const SiteList = listEnvelope(Site);
 
 export const Task = z.object({
   object: z.literal("task").optional(),
   id: uuid.optional(),
-  title: z.string().optional(),
-  emoji: z.string().optional(),
-  rrule: z.string().optional(),
-  nextRunAt: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
+  ...recordShape(TASK_FIELD_SPECS),
 });
 
 export type CreateProductBody = CreateBodyOf<ProductSpecs>;
@@ -268,29 +370,29 @@ export const CreateProductBody = z.strictObject(createShape(PRODUCT_FIELD_SPECS,
 export type UpdateProductBody = UpdateBodyOf<ProductSpecs>;
 export const UpdateProductBody = z.strictObject(updateShape(PRODUCT_FIELD_SPECS)) as unknown as z.ZodType<UpdateProductBody>;
 
-export const UpdateSiteBody = z.strictObject({
-  name: text(LIMITS.siteName.min, LIMITS.siteName.max),
-});
+/**
+ * A rename, and whatever else a PATCH may set (the table's `change: "update"`), each optional; a
+ * body that sets nothing is refused by the table's first such field (the spec's `name`): a rename
+ * that sets nothing has no meaning.
+ */
+export type UpdateSiteBody = UpdateBodyOf<SiteSpecs>;
+export const UpdateSiteBody = z.strictObject(updateShape(SITE_FIELD_SPECS)).superRefine((body, ctx) => {
+  if (Object.keys(body).length === 0)
+    ctx.addIssue({ code: "custom", path: [Object.keys(updateShape(SITE_FIELD_SPECS))[0]!], message: "is required" });
+}) as unknown as z.ZodType<UpdateSiteBody>;
 
-export const CreateTaskBody = z
-  .strictObject({
-    title: text(1),
-    prompt: text(1),
-    scheduledAt,
-    rrule: rrule.optional(),
-    projectId: uuid,
-    emoji: text().optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
-      ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
-      return;
-    }
-    // Checks that need both the rule and its start: reachability and a first occurrence.
-    if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
-    const problem = checkRecurrence(body.rrule, body.scheduledAt);
-    if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
-  });
+export type CreateTaskBody = CreateBodyOf<TaskSpecs>;
+/** The table's fields, and the checks that need the rule and its start together: reachability, a first occurrence, the year 9999. */
+export const CreateTaskBody = z.strictObject(createShape(TASK_FIELD_SPECS, uuid)).superRefine((raw, ctx) => {
+  const body = raw as CreateTaskBody;
+  if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
+    ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
+    return;
+  }
+  if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
+  const problem = checkRecurrence(body.rrule, body.scheduledAt);
+  if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
+}) as unknown as z.ZodType<CreateTaskBody>;
 
 export type Product = z.infer<typeof Product>;
 export type Project = z.infer<typeof Project>;
@@ -299,5 +401,3 @@ export type Task = z.infer<typeof Task>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
 export type ListSitesQuery = z.infer<typeof ListSitesQuery>;
-export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
-export type CreateTaskBody = z.infer<typeof CreateTaskBody>;

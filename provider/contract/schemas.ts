@@ -270,6 +270,15 @@ export const SITE_FIELD_SPECS = {
 } as const satisfies Record<string, SiteFieldSpec>;
 
 /**
+ * A time only the service sets and a task's response may omit (the spec does not show its format):
+ * an output, never an input. Its examples: `example`, and a week later.
+ */
+function reportedTime(description: string, example: string) {
+  const later = new Date(Date.parse(example) + 7 * 86_400_000).toISOString();
+  return { create: false, record: z.string().optional(), description, examples: [example, later] } as const;
+}
+
+/**
  * A task's fields. The API can only create tasks: every field a create takes replaces the task
  * when it changes, and what a response carries is read once, at create (no read, no update). The
  * record, the create body, the `Task` resource's inputs, outputs and state, the plugin's schema and
@@ -315,24 +324,9 @@ export const TASK_FIELD_SPECS = {
     description: "An emoji for the task.",
     examples: ["📰", "📈"],
   },
-  nextRunAt: {
-    create: false,
-    record: z.string().optional(),
-    description: "When the service will run the task next, as it reported at create.",
-    examples: ["2030-01-07T09:00:00.000Z", "2030-01-14T09:00:00.000Z"],
-  },
-  createdAt: {
-    create: false,
-    record: z.string().optional(),
-    description: "When the service created the task.",
-    examples: ["2029-06-01T12:34:56.789Z", "2029-06-02T08:00:00.000Z"],
-  },
-  updatedAt: {
-    create: false,
-    record: z.string().optional(),
-    description: "When the service last changed the task.",
-    examples: ["2029-06-01T12:34:56.789Z", "2029-06-02T08:00:00.000Z"],
-  },
+  nextRunAt: reportedTime("When the service will run the task next, as it reported at create.", "2030-01-07T09:00:00.000Z"),
+  createdAt: reportedTime("When the service created the task.", "2029-06-01T12:34:56.789Z"),
+  updatedAt: reportedTime("When the service last changed the task.", "2029-06-02T08:00:00.000Z"),
 } as const satisfies Record<string, FieldSpec>;
 
 export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;

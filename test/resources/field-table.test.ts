@@ -190,6 +190,18 @@ function tableFailures(fields: ResourceFields<unknown>, inputs: Record<string, u
   return failures.list.map((f) => f.reason);
 }
 
+/** A field only the service sets: two different examples a response may carry, and a program that sets it is refused by name. */
+function itIsAnOutput(fields: ResourceFields<unknown>, spec: FieldSpec, property: string, inputs: Record<string, unknown>): void {
+  it("has two different examples, each a value a response may carry; a program cannot set it", () => {
+    const [a, b] = spec.examples;
+    expect(a).not.toEqual(b);
+    for (const value of [a, b]) expect(spec.record!.safeParse(value).success, JSON.stringify(value)).toBe(true);
+    expect(tableFailures(fields, { ...inputs, [property]: a })).toEqual([
+      `${property} is an output of ${fields.resource}, set by the service; it cannot be set`,
+    ]);
+  });
+}
+
 describe.each(SITE.inputs)("the site field %s (an input: set by the take-over, updated in place, given back)", (field) => {
   const spec: FieldSpec = SITE_FIELD_SPECS[field as keyof typeof SITE_FIELD_SPECS];
   const property = SITE.property(field);
@@ -289,13 +301,7 @@ describe.each(SITE.outputs)("the site field %s (set by the service: an output of
   const property = SITE.property(field);
   const [a, b] = spec.examples;
 
-  it("has two different examples, each a value a response may carry; a program cannot set it", () => {
-    expect(a).not.toEqual(b);
-    for (const value of [a, b]) expect(spec.record!.safeParse(value).success, JSON.stringify(value)).toBe(true);
-    expect(tableFailures(SITE_FIELDS, { projectId: siteProject, siteId: project, name: "Walked", [property]: a })).toEqual([
-      `${property} is an output of Site, set by the service; it cannot be set`,
-    ]);
-  });
+  itIsAnOutput(SITE_FIELDS, spec, property, { projectId: siteProject, siteId: project, name: "Walked" });
 
   it("take-over, refresh and import: the state holds the listing's value; nothing is sent for it", async () => {
     const h = await harness();
@@ -382,15 +388,8 @@ describe.each(TASK.inputs)("the task field %s (an input: a create takes it, a ch
 describe.each(TASK.outputs)("the task field %s (set by the service: an output of Task)", (field) => {
   const spec: FieldSpec = TASK_FIELD_SPECS[field as keyof typeof TASK_FIELD_SPECS];
   const property = TASK.property(field);
-  const [a, b] = spec.examples;
 
-  it("has two different examples, each a value a response may carry; a program cannot set it", () => {
-    expect(a).not.toEqual(b);
-    for (const value of [a, b]) expect(spec.record!.safeParse(value).success, JSON.stringify(value)).toBe(true);
-    expect(tableFailures(TASK_FIELDS, { ...TASK_BASE, [property]: a })).toEqual([
-      `${property} is an output of Task, set by the service; it cannot be set`,
-    ]);
-  });
+  itIsAnOutput(TASK_FIELDS, spec, property, TASK_BASE);
 
   it("create: the state holds what the service answered; unknown (null) for a task adopted on trust", async () => {
     const h = await harness();

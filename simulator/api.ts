@@ -71,7 +71,7 @@ function updateSite(ctx: ApiContext): ApiResult {
   const found = ctx.store.getSite(siteId);
   if (!found) throw new HttpError("not_found", `site ${siteId} not found`);
   projectFor(ctx, found.projectId);
-  return { status: 200, body: ctx.store.renameSite(siteId, body.name) };
+  return { status: 200, body: ctx.store.updateSite(siteId, body) };
 }
 
 function createTask(ctx: ApiContext): ApiResult {
@@ -79,15 +79,18 @@ function createTask(ctx: ApiContext): ApiResult {
   projectFor(ctx, body.projectId);
   const next = nextRun(body.scheduledAt, body.rrule, ctx.now);
   if (!next.ok) throw new HttpError("invalid_request", `${next.field} ${next.problem}`);
+  // The body's fields (the contract's table), and what the service sets: an absent emoji or rrule is
+  // empty, a rule is stored trimmed, and the next run and the times are the simulator's.
   const task = ctx.store.createTask({
     projectId: body.projectId,
-    title: body.title,
-    prompt: body.prompt,
-    emoji: body.emoji ?? "",
-    rrule: body.rrule?.trim() ?? "",
-    scheduledAt: body.scheduledAt,
-    nextRunAt: next.nextRunAt,
-    at: ctx.now,
+    fields: {
+      ...body,
+      emoji: body.emoji ?? "",
+      rrule: body.rrule?.trim() ?? "",
+      nextRunAt: next.nextRunAt,
+      createdAt: ctx.now.toISOString(),
+      updatedAt: ctx.now.toISOString(),
+    },
   });
   return { status: 201, body: task };
 }

@@ -7,63 +7,112 @@
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { z } from "zod";
+import { fieldNames, type FieldSpec, type FieldSpecs } from "../provider/contract/fields";
 import {
-  PRODUCT_FIELD_NAMES,
   PRODUCT_FIELD_SPECS,
+  SITE_FIELD_SPECS,
+  TASK_FIELD_SPECS,
   type CreateProductBody,
+  type CreateTaskBody,
   type Product,
-  type ProductField,
   type Project,
   type Site,
   type Task,
   type UpdateProductBody,
+  type UpdateSiteBody,
 } from "../provider/contract/schemas";
 
-/** The simulator's own records always carry every field, though the spec lets a Site or Task omit any. */
-export type SiteRecord = Required<Site>;
-export type TaskRecord = Required<Task>;
+/** A site or task as the simulator sends it: with its id and kind, though the spec lets a response omit any field. */
+export type SiteRecord = Site & { object: "site"; id: string };
+export type TaskRecord = Task & { object: "task"; id: string };
 /** A product as the simulator stores it: the API record plus the project it belongs to. */
 export type StoredProduct = Product & { projectId: string };
 /** A task as the simulator stores it: the API record plus what only the create request carried. */
-export type StoredTask = TaskRecord & { projectId: string; prompt: string; scheduledAt: string };
+export type StoredTask = TaskRecord & Omit<CreateTaskBody, keyof TaskRecord>;
 import type { Seed } from "./seed";
+
+/**
+ * Each record type's table: one column per field of the contract's table (`provider/contract/schemas.ts`),
+ * named and typed from it, after what the simulator keeps of its own (the project, and for
+ * products the type and times the spec does not show).
+ */
+const TABLES_OF = {
+  sites: { specs: SITE_FIELD_SPECS, object: "site", own: "" },
+  products: {
+    specs: PRODUCT_FIELD_SPECS,
+    object: "product",
+    own: "type TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL",
+  },
+  tasks: { specs: TASK_FIELD_SPECS, object: "task", own: "" },
+} as const satisfies Record<string, { specs: FieldSpecs; object: string; own: string }>;
+type Table = keyof typeof TABLES_OF;
+
+function createTable(table: Table): string {
+  const { specs, own } = TABLES_OF[table];
+  const fields = fieldNames(specs).map((field) => `${column(field)} ${sqlType(specs[field]!)}`);
+  return `CREATE TABLE IF NOT EXISTS ${table} (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
+  ${[...fields, ...(own === "" ? [] : [own])].join(", ")});`;
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tokens (token TEXT NOT NULL, workspace_id TEXT NOT NULL, PRIMARY KEY (token, workspace_id));
 CREATE TABLE IF NOT EXISTS projects (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, name TEXT);
-CREATE TABLE IF NOT EXISTS sites (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
-  name TEXT NOT NULL, subdomain TEXT NOT NULL, is_default INTEGER NOT NULL);
+${createTable("sites")}
 CREATE INDEX IF NOT EXISTS sites_by_project ON sites (project_id, seq);
-CREATE TABLE IF NOT EXISTS products (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
-  ${PRODUCT_FIELD_NAMES.map((field) => `${column(field)} ${sqlType(field)}`).join(", ")},
-  type TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tasks (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, project_id TEXT NOT NULL,
-  title TEXT NOT NULL, prompt TEXT NOT NULL, emoji TEXT NOT NULL, rrule TEXT NOT NULL, scheduled_at TEXT NOT NULL,
-  next_run_at TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+${createTable("products")}
+${createTable("tasks")}
 `;
 
 const TABLES = ["tasks", "products", "sites", "projects", "tokens", "workspaces"];
 
-/** A product field's column: its name in snake case (`externalCheckoutUrl` → `external_checkout_url`). */
-function column(field: ProductField): string {
+/** A field's column: its name in snake case (`externalCheckoutUrl` → `external_checkout_url`). */
+function column(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** A product field's column type, from its value's JSON type in the contract; NOT NULL unless null is a value. */
-function sqlType(field: ProductField): string {
-  const spec = PRODUCT_FIELD_SPECS[field];
-  const json = z.toJSONSchema(spec.value, { unrepresentable: "any" }) as { type?: string };
-  const type = json.type === "integer" || json.type === "boolean" ? "INTEGER" : json.type === "number" ? "REAL" : "TEXT";
-  return spec.nullable ? type : `${type} NOT NULL`;
+/** A field's JSON type in the contract: its value's, or its record's for a field only the service sets. */
+function jsonTypeOf(spec: FieldSpec): string | undefined {
+  const json = z.toJSONSchema(spec.value ?? spec.record ?? z.string(), { unrepresentable: "any" }) as {
+    type?: string;
+    anyOf?: { type?: string }[];
+  };
+  return json.type ?? json.anyOf?.find((t) => t.type !== "null")?.type;
+}
+
+/** A field's column type; NOT NULL where every record has it (a create requires it, or a response always carries it). */
+function sqlType(spec: FieldSpec): string {
+  const json = jsonTypeOf(spec);
+  const type = json === "integer" || json === "boolean" ? "INTEGER" : json === "number" ? "REAL" : "TEXT";
+  const always = spec.create === "required" || (spec.record !== undefined && !spec.record.safeParse(undefined).success && !spec.nullable);
+  return always ? `${type} NOT NULL` : type;
+}
+
+/** A value as its column holds it (SQLite has no booleans). */
+function stored(value: unknown): SQLInputValue {
+  return typeof value === "boolean" ? (value ? 1 : 0) : ((value ?? null) as SQLInputValue);
+}
+
+/**
+ * A row as a record: its kind and id, then each field of the table a response carries (`all`: every
+ * field, what only a request carried too), as the contract has it — a boolean as a boolean, and a
+ * field the row has no value for left out, unless `null` is its value.
+ */
+function toRecord(table: Table, row: Row, all = false): Record<string, unknown> {
+  const { specs, object } = TABLES_OF[table];
+  const fields = fieldNames(specs).flatMap((field): [string, unknown][] => {
+    const spec: FieldSpec = specs[field]!;
+    const value = row[column(field)];
+    if ((spec.record === undefined && !all) || (value === null && !spec.nullable)) return [];
+    return [[field, jsonTypeOf(spec) === "boolean" && value !== null ? value === 1 : value]];
+  });
+  return { object, id: row.id as string, ...Object.fromEntries(fields) };
 }
 
 /** What a created product's fields that a create does not take start as (the spec leaves the initial status open): null otherwise. */
-const INITIAL_PRODUCT_VALUES: Partial<Record<ProductField, SQLInputValue>> = { status: "draft" };
+const INITIAL_PRODUCT_VALUES: Record<string, SQLInputValue> = { status: "draft" };
 /** Type given to created products (the create body has no `type`; allowed values are not shown). */
 const CREATED_PRODUCT_TYPE = "digital";
 
@@ -79,16 +128,10 @@ export interface Slice<T> {
   hasMore: boolean;
 }
 
+/** A task to create: every field of the contract's task table the create took or the simulator set (`nextRunAt`, the times), and its project. */
 export interface NewTask {
   projectId: string;
-  title: string;
-  prompt: string;
-  emoji: string;
-  rrule: string;
-  scheduledAt: string;
-  nextRunAt: string;
-  /** When it is created: its `createdAt` and `updatedAt`. */
-  at: Date;
+  fields: Record<string, unknown>;
 }
 /** A product to create: the create body (the fields a create takes, and the project). */
 export interface NewProduct {
@@ -97,6 +140,7 @@ export interface NewProduct {
   at: Date;
 }
 export type ProductChanges = UpdateProductBody;
+export type SiteChanges = UpdateSiteBody;
 
 export class Database {
   readonly #db: DatabaseSync;
@@ -107,11 +151,14 @@ export class Database {
       this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;");
     }
     this.#db.exec(SCHEMA);
-    // A data file from before a product field was added to the contract gets its column (empty for the products it holds).
-    const present = new Set((this.#db.prepare("PRAGMA table_info(products)").all() as { name: string }[]).map((c) => c.name));
-    for (const field of PRODUCT_FIELD_NAMES) {
-      if (!present.has(column(field)))
-        this.#db.exec(`ALTER TABLE products ADD COLUMN ${column(field)} ${sqlType(field).replace(" NOT NULL", "")}`);
+    // A data file from before a field was added to the contract gets its column (empty for the records it holds).
+    for (const table of Object.keys(TABLES_OF) as Table[]) {
+      const present = new Set((this.#db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+      const { specs } = TABLES_OF[table];
+      for (const field of fieldNames(specs)) {
+        if (!present.has(column(field)))
+          this.#db.exec(`ALTER TABLE ${table} ADD COLUMN ${column(field)} ${sqlType(specs[field]!).replace(" NOT NULL", "")}`);
+      }
     }
     const { n } = this.#db.prepare("SELECT COUNT(*) AS n FROM workspaces").get() as { n: number };
     if (n === 0) this.#transaction(() => this.#insertSeed(seed));
@@ -184,29 +231,46 @@ export class Database {
 
   // ---- sites ----
 
-  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default: boolean }): SiteRecord {
+  addSite(site: { id?: string; projectId: string } & Record<string, unknown>): SiteRecord {
     const id = site.id ?? randomUUID();
-    this.#db
-      .prepare("INSERT INTO sites (id, project_id, name, subdomain, is_default) VALUES (?, ?, ?, ?, ?)")
-      .run(id, site.projectId, site.name, site.subdomain, site.is_default ? 1 : 0);
+    this.#insert("sites", id, site.projectId, site);
     return this.getSite(id)!.site;
   }
 
   getSite(id: string): { site: SiteRecord; projectId: string } | undefined {
     const row = this.#db.prepare("SELECT * FROM sites WHERE id = ?").get(id);
-    return row ? { site: toSite(row), projectId: row.project_id as string } : undefined;
+    return row ? { site: toRecord("sites", row) as SiteRecord, projectId: row.project_id as string } : undefined;
   }
 
   listSites(projectId: string, afterSeq: number, limit: number): Slice<SiteRecord & { seq: number }> {
     const rows = this.#db
       .prepare("SELECT * FROM sites WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?")
       .all(projectId, afterSeq, limit + 1) as Row[];
-    return slice(rows, limit, (r) => ({ seq: r.seq as number, ...toSite(r) }));
+    return slice(rows, limit, (r) => ({ seq: r.seq as number, ...(toRecord("sites", r) as SiteRecord) }));
   }
 
-  renameSite(id: string, name: string): SiteRecord {
-    this.#db.prepare("UPDATE sites SET name = ? WHERE id = ?").run(name, id);
+  updateSite(id: string, changes: SiteChanges): SiteRecord {
+    this.#update("sites", id, changes);
     return this.getSite(id)!.site;
+  }
+
+  /** One row of `table`: each field of the contract's table from `values` (null where it has none), then the table's own columns. */
+  #insert(table: Table, id: string, projectId: string, values: object, own: Record<string, SQLInputValue> = {}): void {
+    const fields = fieldNames(TABLES_OF[table].specs);
+    const columns = ["id", "project_id", ...fields.map(column), ...Object.keys(own)];
+    this.#db
+      .prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`)
+      .run(id, projectId, ...fields.map((field) => stored((values as Record<string, unknown>)[field])), ...Object.values(own));
+  }
+
+  /** Sets the fields `changes` gives (and the table's own columns in `own`) on one row. */
+  #update(table: Table, id: string, changes: object, own: Record<string, SQLInputValue> = {}): void {
+    const keys = fieldNames(TABLES_OF[table].specs).filter((field) => (changes as Record<string, unknown>)[field] !== undefined);
+    if (keys.length === 0) return;
+    const sets = [...keys.map(column), ...Object.keys(own)].map((c) => `${c} = ?`).join(", ");
+    this.#db
+      .prepare(`UPDATE ${table} SET ${sets} WHERE id = ?`)
+      .run(...keys.map((k) => stored((changes as Record<string, unknown>)[k])), ...Object.values(own), id);
   }
 
   // ---- products ----
@@ -215,15 +279,8 @@ export class Database {
     const id = randomUUID();
     const now = input.at.toISOString();
     // Each field from the body (a field a create does not take starts as the service's initial value).
-    const values = PRODUCT_FIELD_NAMES.map(
-      (field) => ((input.body as Record<string, unknown>)[field] ?? INITIAL_PRODUCT_VALUES[field] ?? null) as SQLInputValue,
-    );
-    this.#db
-      .prepare(
-        `INSERT INTO products (id, project_id, ${PRODUCT_FIELD_NAMES.map(column).join(", ")}, type, created_at, updated_at)
-         VALUES (?, ?, ${PRODUCT_FIELD_NAMES.map(() => "?").join(", ")}, ?, ?, ?)`,
-      )
-      .run(id, input.body.projectId, ...values, CREATED_PRODUCT_TYPE, now, now);
+    const values = { ...INITIAL_PRODUCT_VALUES, ...input.body };
+    this.#insert("products", id, input.body.projectId, values, { type: CREATED_PRODUCT_TYPE, created_at: now, updated_at: now });
     return this.getProduct(id)!.product;
   }
 
@@ -233,13 +290,7 @@ export class Database {
   }
 
   updateProduct(id: string, changes: ProductChanges, at: Date): Product {
-    const keys = PRODUCT_FIELD_NAMES.filter((k) => changes[k] !== undefined);
-    if (keys.length > 0) {
-      const sets = keys.map((k) => `${column(k)} = ?`).join(", ");
-      this.#db
-        .prepare(`UPDATE products SET ${sets}, updated_at = ? WHERE id = ?`)
-        .run(...keys.map((k) => changes[k] as SQLInputValue), at.toISOString(), id);
-    }
+    this.#update("products", id, changes, { updated_at: at.toISOString() });
     return this.getProduct(id)!.product;
   }
 
@@ -259,36 +310,25 @@ export class Database {
 
   createTask(input: NewTask): TaskRecord {
     const id = randomUUID();
-    const now = input.at.toISOString();
-    this.#db
-      .prepare(
-        `INSERT INTO tasks (id, project_id, title, prompt, emoji, rrule, scheduled_at, next_run_at,
-      created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, input.projectId, input.title, input.prompt, input.emoji, input.rrule, input.scheduledAt, input.nextRunAt, now, now);
+    this.#insert("tasks", id, input.projectId, input.fields);
     return this.getTask(id)!;
   }
 
   getTask(id: string): TaskRecord | undefined {
     const row = this.#db.prepare("SELECT * FROM tasks WHERE id = ?").get(id);
-    return row ? toTask(row) : undefined;
+    return row ? (toRecord("tasks", row) as TaskRecord) : undefined;
   }
 
   countTasks(): number {
     return (this.#db.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number }).n;
   }
 
-  /** Every task, oldest first, with its project and prompt: what the API cannot list. */
+  /** Every task, oldest first, with its project and what only its create carried (prompt, scheduledAt): what the API cannot list. */
   allTasks(): StoredTask[] {
     return this.#db
       .prepare("SELECT * FROM tasks ORDER BY rowid")
       .all()
-      .map((row) => ({
-        ...toTask(row),
-        projectId: row.project_id as string,
-        prompt: row.prompt as string,
-        scheduledAt: row.scheduled_at as string,
-      }));
+      .map((row) => ({ ...toRecord("tasks", row, true), projectId: row.project_id as string }) as StoredTask);
   }
 }
 
@@ -296,28 +336,7 @@ function slice<R, T>(rows: R[], limit: number, map: (row: R) => T): Slice<T> {
   return { rows: rows.slice(0, limit).map(map), hasMore: rows.length > limit };
 }
 
-function toSite(r: Row): SiteRecord {
-  return { object: "site", id: r.id as string, name: r.name as string, subdomain: r.subdomain as string, is_default: r.is_default === 1 };
-}
-
+/** A product: its fields (`toRecord`), and the type the service sets. */
 function toProduct(r: Row): Product {
-  return {
-    object: "product",
-    id: r.id as string,
-    ...Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, r[column(field)] ?? null])),
-    type: r.type as string,
-  } as Product;
-}
-
-function toTask(r: Row): TaskRecord {
-  return {
-    object: "task",
-    id: r.id as string,
-    title: r.title as string,
-    emoji: r.emoji as string,
-    rrule: r.rrule as string,
-    nextRunAt: r.next_run_at as string,
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-  };
+  return { ...toRecord("products", r), type: r.type as string } as Product;
 }

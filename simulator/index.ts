@@ -4,7 +4,7 @@ import { SYSTEM_CLOCK, type SimulatorClock } from "./clock";
 import type { SiteRecord } from "./database";
 import type { FaultSpec, Fault } from "./faults";
 import type { RateLimitSpec } from "./rate-limit";
-import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type Seed } from "./seed";
+import { DEFAULT_TOKEN, defaultSeed, loadSeedFile, parseSeed, type NewSite, type Seed } from "./seed";
 import { addSite } from "./control";
 import type { LoggedRequest } from "./request-log";
 import { buildServer } from "./server";
@@ -52,7 +52,7 @@ export interface Simulator {
   requests(operation?: string): LoggedRequest[];
   clearRequests(): void;
   /** Adds a site as if created elsewhere (sites cannot be created through the API); checked like the HTTP route. */
-  addSite(site: { id?: string; projectId: string; name: string; subdomain: string; is_default?: boolean }): SiteRecord;
+  addSite(site: NewSite): SiteRecord;
   /** How many products and tasks exist (the API has no call that lists them). */
   counts(): { products: number; tasks: number };
   /** Every product, oldest first, with its project (also `GET /_simulator/products`). */

@@ -6,9 +6,25 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseWithIssues } from "../provider/contract/issues";
-import { LIMITS, text, uuid } from "../provider/contract/schemas";
+import { fieldNames } from "../provider/contract/fields";
+import { SITE_FIELD_SPECS, text, uuid } from "../provider/contract/schemas";
 
-const siteName = text(LIMITS.siteName.min, LIMITS.siteName.max);
+/**
+ * A site's fields as a seed (or `addSite`) gives them: every field of the contract's site table, as
+ * a request may send it or a response carry it — optional, but for what every seeded site has: a
+ * name (within its limits), a subdomain, and whether it is the default.
+ */
+const siteFields = {
+  ...(Object.fromEntries(
+    fieldNames(SITE_FIELD_SPECS).map((field) => {
+      const spec: { value?: z.ZodType; record?: z.ZodType } = SITE_FIELD_SPECS[field];
+      return [field, (spec.value ?? spec.record ?? z.unknown()).optional()];
+    }),
+  ) as Record<string, z.ZodOptional>),
+  name: SITE_FIELD_SPECS.name.value,
+  subdomain: text(1, 255),
+  is_default: z.boolean(),
+};
 
 /**
  * The simulator's own rule for tokens (the spec does not say how they look): a bearer token is an
@@ -25,8 +41,7 @@ export const TokenText = z.string().regex(new RegExp(`^[\\x21-\\x7e]{${MIN_TOKEN
 export const NewSite = z.strictObject({
   id: uuid.optional(),
   projectId: uuid,
-  name: siteName,
-  subdomain: text(1, 255),
+  ...siteFields,
   is_default: z.boolean().default(false),
 });
 export type NewSite = z.input<typeof NewSite>;
@@ -34,7 +49,7 @@ export type NewSite = z.input<typeof NewSite>;
 export const Seed = z.strictObject({
   workspaces: z.array(z.strictObject({ id: uuid, name: text() })).min(1),
   projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: text().nullable() })),
-  sites: z.array(z.strictObject({ id: uuid, projectId: uuid, name: siteName, subdomain: text(1, 255), is_default: z.boolean() })),
+  sites: z.array(z.strictObject({ id: uuid, projectId: uuid, ...siteFields })),
   /** Each token and the workspaces it may access. */
   tokens: z.array(z.strictObject({ token: TokenText, workspaces: z.array(uuid) })).min(1),
 });

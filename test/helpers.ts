@@ -1,10 +1,21 @@
+import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
 import { request } from "undici";
 import { afterAll, onTestFinished } from "vitest";
 import { API_VERSION, OPERATIONS, ServiceApiClient, type ClientOptions, type LogEvent } from "../provider/client";
-import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField, type ProductSpecs } from "../provider/contract/schemas";
+import { fieldNames, propertyName, type FieldSpecs } from "../provider/contract/fields";
+import {
+  PRODUCT_FIELD_NAMES,
+  PRODUCT_FIELD_SPECS,
+  SITE_FIELD_SPECS,
+  TASK_FIELD_SPECS,
+  type ProductField,
+  type ProductSpecs,
+} from "../provider/contract/schemas";
 import { startSimulator, type Simulator, type SimulatorOptions } from "pulumi-serviceapi-simulator";
 
+import { REPO } from "../scripts/repo";
 import { VirtualClock } from "./support/virtual-clock";
 
 export { rejectionOf, until } from "../scripts/engine/async";
@@ -25,6 +36,71 @@ export function productRecord(over: Record<string, unknown> = {}): Record<string
     PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].nullable ? null : PRODUCT_FIELD_SPECS[field].examples[0]]),
   );
   return { object: "product", id: "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", type: "digital", ...fields, ...over };
+}
+
+/** Every field of a contract table with its first example: a whole record's values, for a fixture. */
+export function firstExamples(specs: FieldSpecs): Record<string, unknown> {
+  return Object.fromEntries(fieldNames(specs).map((field) => [field, specs[field]!.examples[0]]));
+}
+
+/** A record of `object` as the service sends it: its kind, its id, and each field of the table a response carries that `values` has. */
+function recordOf(object: string, specs: FieldSpecs, id: string, values: Record<string, unknown>): Record<string, unknown> {
+  const carried = fieldNames(specs).filter((field) => specs[field]!.record !== undefined && values[field] !== undefined);
+  return { object, id: values.id ?? id, ...Object.fromEntries(carried.map((field) => [field, values[field]])) };
+}
+
+/**
+ * A site record as the service sends it for a site with these `values` (a seeded site, a site given
+ * to `sim.addSite`, or by default every field's first example): its kind and id, then each field of
+ * the contract's site table `values` has — anything else of them (a seed's `projectId`) left out. A
+ * field the table gains changes it without an edit here or in the tests that use it.
+ */
+export function siteRecord(values: Record<string, unknown> = firstExamples(SITE_FIELD_SPECS)): Record<string, unknown> {
+  return recordOf("site", SITE_FIELD_SPECS, "5e1f0a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d", values);
+}
+
+/**
+ * A task record as the service sends it for a create with these `values` (the body, and what the
+ * service sets: `nextRunAt`, the times; by default every field's first example): its kind and id,
+ * then each field of the contract's task table a response carries — not `prompt` or `scheduledAt`,
+ * which only the create takes.
+ */
+export function taskRecord(values: Record<string, unknown> = firstExamples(TASK_FIELD_SPECS)): Record<string, unknown> {
+  return recordOf("task", TASK_FIELD_SPECS, "7a8b91c2-0000-4000-8000-0000000000aa", values);
+}
+
+/**
+ * A site as `getSite` and `getSites` give it for a site with these `values` (as `siteRecord` takes
+ * them): its id, and every field of the contract's site table by the resource's name (`isDefault`),
+ * `null` where `values` has none.
+ */
+export function siteInfo(values: Record<string, unknown>): Record<string, unknown> {
+  const fields = fieldNames(SITE_FIELD_SPECS).map((field) => [propertyName(field), values[field] ?? null]);
+  return { id: values.id, ...Object.fromEntries(fields) };
+}
+
+/** What a task's state holds for each field only the service sets (`nextRunAt`, …) when the service reported nothing: null. */
+export const NULL_TASK_OUTPUTS = Object.fromEntries(
+  fieldNames(TASK_FIELD_SPECS)
+    .filter((field) => !("value" in TASK_FIELD_SPECS[field]))
+    .map((field) => [propertyName(field), null]),
+);
+
+/** docs/resources.md's section of a resource type (`## \`Product\``), or of the data sources (`## Data sources`). */
+export function documentedSection(heading: string): string {
+  const docs = readFileSync(join(REPO, "docs", "resources.md"), "utf8");
+  return docs.slice(docs.indexOf(`## ${heading}`)).split("\n## ")[0]!;
+}
+
+/** The rows of the inputs table under `## \`<Type>\``: input name(s) → "Changing it" cell. */
+export function documentedInputs(type: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const line of documentedSection(`\`${type}\``).split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (!cells[1]?.startsWith("`") || cells[1] === "`Input`") continue;
+    for (const name of cells[1].match(/`(\w+)`/g) ?? []) rows.set(name.replaceAll("`", ""), cells[3] ?? "");
+  }
+  return rows;
 }
 
 /**

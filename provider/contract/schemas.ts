@@ -10,6 +10,7 @@
  */
 import { fullFormats } from "ajv-formats/dist/formats";
 import { z } from "zod";
+import { createShape, fieldNames, recordShape, updateShape, type CreateBodyOf, type FieldSpec, type UpdateBodyOf } from "./fields";
 import { checkRecurrence, validateRecurrence } from "./rrule";
 
 const isAbsoluteUri = fullFormats.uri as (value: string) => boolean;
@@ -123,25 +124,6 @@ export const Project = z.object({
   workspaceId: uuid,
 });
 
-export const Site = z.object({
-  object: z.literal("site").optional(),
-  id: uuid.optional(),
-  name: z.string().optional(),
-  subdomain: z.string().optional(),
-  is_default: z.boolean().optional(),
-});
-
-export const Task = z.object({
-  object: z.literal("task").optional(),
-  id: uuid.optional(),
-  title: z.string().optional(),
-  emoji: z.string().optional(),
-  rrule: z.string().optional(),
-  nextRunAt: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-});
-
 function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     object: z.literal("list"),
@@ -152,7 +134,6 @@ function listEnvelope<T extends z.ZodType>(item: T) {
 }
 
 export const ProjectList = listEnvelope(Project);
-export const SiteList = listEnvelope(Site);
 
 export const ErrorEnvelope = z.object({
   error: z.object({
@@ -183,67 +164,14 @@ export const ListSitesQuery = z.strictObject({
   limit: pageSize.optional(),
 });
 
-export const UpdateSiteBody = z.strictObject({
-  name: text(LIMITS.siteName.min, LIMITS.siteName.max),
-});
-
 const rrule = text().superRefine((value, ctx) => {
   const problem = validateRecurrence(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
 });
 
-export const CreateTaskBody = z
-  .strictObject({
-    title: text(1),
-    prompt: text(1),
-    scheduledAt: z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" }),
-    rrule: rrule.optional(),
-    projectId: uuid,
-    emoji: text().optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
-      ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
-      return;
-    }
-    // Checks that need both the rule and its start: reachability and a first occurrence.
-    if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
-    const problem = checkRecurrence(body.rrule, body.scheduledAt);
-    if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
-  });
+const scheduledAt = z.iso.datetime({ offset: true, error: "must be an RFC 3339 date-time such as 2026-07-11T09:00:00Z" });
 
-// ---- Products: the field table, and the record and bodies derived from it ----
-
-/** One field of a product as the API has it. */
-export interface ProductFieldSpec {
-  /** A value a request may send, limits included (`null` aside: see `nullable`). */
-  value: z.ZodType;
-  /**
-   * `null` is a value: a request sends it to clear the field, and a response may carry it. This also
-   * decides what a program that leaves the field out means: a nullable field is cleared (its value
-   * is "none"), any other is left as it is on the service (not managed).
-   */
-  nullable: boolean;
-  /**
-   * A create takes it: `required`, `optional`, or not at all (`false`: only an update sets it — the
-   * `Product` resource sends one PATCH after the POST when the program declares a value that differs).
-   */
-  create: "required" | "optional" | false;
-  /** How a response carries it (tolerant, as every record here: a value a newer server adds is kept). */
-  record: z.ZodType;
-  /** For people: what it is, its limits, what leaving it out does. The resource's schema and docs say this. */
-  description: string;
-  /**
-   * A name people read on the service (a title, a slug): invisible and direction-overriding
-   * characters are refused too, before any request (`resources/checks.ts`).
-   */
-  shownToPeople?: true;
-  /**
-   * Two different valid values, for the tests that walk this table (`test/resources/field-table.test.ts`
-   * creates, changes, drifts, adopts and gives back every field with them).
-   */
-  examples: readonly [unknown, unknown];
-}
+// ---- The field tables: one per type, and the records and bodies derived from them (`fields.ts`) ----
 
 /**
  * A product's fields — the one declaration of each. The record, the create body and the update body
@@ -255,6 +183,7 @@ export const PRODUCT_FIELD_SPECS = {
     value: text(LIMITS.productTitle.min, LIMITS.productTitle.max),
     nullable: false,
     create: "required",
+    change: "update",
     record: z.string(),
     description: `The title: ${LIMITS.productTitle.min} to ${LIMITS.productTitle.max} characters.`,
     shownToPeople: true,
@@ -264,6 +193,7 @@ export const PRODUCT_FIELD_SPECS = {
     value: text(0, LIMITS.productDescription.max),
     nullable: true,
     create: "optional",
+    change: "update",
     record: z.string().nullable(),
     description: `Up to ${LIMITS.productDescription.max} characters. Leaving it out (or null) means no description: removing it clears it.`,
     examples: ["Everything in Starter.", "Everything in Starter, plus SSO."],
@@ -272,6 +202,7 @@ export const PRODUCT_FIELD_SPECS = {
     value: text(LIMITS.productSlug.min, LIMITS.productSlug.max),
     nullable: true,
     create: "optional",
+    change: "update",
     record: z.string().nullable(),
     description: `${LIMITS.productSlug.min} to ${LIMITS.productSlug.max} characters. Leaving it out (or null) clears it.`,
     shownToPeople: true,
@@ -281,6 +212,7 @@ export const PRODUCT_FIELD_SPECS = {
     value: productStatus,
     nullable: false,
     create: false,
+    change: "update",
     record: z.string() as z.ZodType<ProductStatus>,
     description: `One of ${PRODUCT_STATUSES.join(", ")}. Set after create with one PATCH when it differs from the service's initial status; leaving it out leaves the status alone.`,
     examples: ["active", "draft"],
@@ -289,64 +221,177 @@ export const PRODUCT_FIELD_SPECS = {
     value: uri,
     nullable: true,
     create: "optional",
+    change: "update",
     record: z.string().nullable(),
     description: "An absolute URI (RFC 3986). Leaving it out (or null) clears it.",
     examples: ["https://shop.example.com/pro", "https://shop.example.com/pro-plan"],
   },
-} as const satisfies Record<string, ProductFieldSpec>;
+} as const satisfies Record<string, FieldSpec>;
+
+/** A site's field: a listing carries it, so `getSite` and `getSites` give it too, described as `listed` says. */
+export interface SiteFieldSpec extends FieldSpec {
+  /** What `getSite` and `getSites` say of it in their results (`resources/lookups.ts`). */
+  listed: string;
+}
+
+/**
+ * A site's fields. The API cannot create or delete sites, only list and rename them: a `Site` takes
+ * one over (`create` is what that take-over sets, with one PATCH of what differs), updates in place
+ * what a PATCH can set, and gives that back as found at delete. Every field may be absent from a
+ * response (the spec marks none required). The record, the update body, the `Site` resource's
+ * inputs, outputs and state, `getSite`'s results, the plugin's schema and the simulator's columns
+ * are derived from this table.
+ */
+export const SITE_FIELD_SPECS = {
+  name: {
+    value: text(LIMITS.siteName.min, LIMITS.siteName.max),
+    create: "required",
+    change: "update",
+    record: z.string().optional(),
+    description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.`,
+    listed: "The site's current name; may be null (the spec does not mark it required).",
+    shownToPeople: true,
+    examples: ["Docs", "Docs (primary)"],
+  },
+  subdomain: {
+    create: false,
+    record: z.string().optional(),
+    description: "The site's subdomain, as the service reports it.",
+    listed: "The site's subdomain; may be null. Look a site up by it when a Site renames the site.",
+    examples: ["docs", "docs-eu"],
+  },
+  is_default: {
+    create: false,
+    record: z.boolean().optional(),
+    description: "Whether it is the project's default site.",
+    listed: "Whether it is the project's default site; may be null.",
+    examples: [true, false],
+  },
+} as const satisfies Record<string, SiteFieldSpec>;
+
+/**
+ * A time only the service sets and a task's response may omit (the spec does not show its format):
+ * an output, never an input. Its examples: `example`, and a week later.
+ */
+function reportedTime(description: string, example: string) {
+  const later = new Date(Date.parse(example) + 7 * 86_400_000).toISOString();
+  return { create: false, record: z.string().optional(), description, examples: [example, later] } as const;
+}
+
+/**
+ * A task's fields. The API can only create tasks: every field a create takes replaces the task
+ * when it changes, and what a response carries is read once, at create (no read, no update). The
+ * record, the create body, the `Task` resource's inputs, outputs and state, the plugin's schema and
+ * the simulator's columns are derived from this table.
+ */
+export const TASK_FIELD_SPECS = {
+  title: {
+    value: text(1),
+    create: "required",
+    change: "replace",
+    record: z.string().optional(),
+    description: "The title; not empty.",
+    shownToPeople: true,
+    examples: ["Weekly digest", "Monday check"],
+  },
+  prompt: {
+    value: text(1),
+    create: "required",
+    change: "replace",
+    description: "The prompt; not empty.",
+    examples: ["Summarise last week's changes", "Check the sites"],
+  },
+  scheduledAt: {
+    value: scheduledAt,
+    create: "required",
+    change: "replace",
+    description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused.",
+    examples: ["2026-01-05T09:00:00Z", "2026-01-06T10:30:00+02:00"],
+  },
+  rrule: {
+    value: rrule,
+    create: "optional",
+    change: "replace",
+    record: z.string().optional(),
+    description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused.",
+    examples: ["FREQ=WEEKLY;BYDAY=MO", "FREQ=DAILY"],
+  },
+  emoji: {
+    value: text(),
+    create: "optional",
+    change: "replace",
+    record: z.string().optional(),
+    description: "An emoji for the task.",
+    examples: ["📰", "📈"],
+  },
+  nextRunAt: reportedTime("When the service will run the task next, as it reported at create.", "2030-01-07T09:00:00.000Z"),
+  createdAt: reportedTime("When the service created the task.", "2029-06-01T12:34:56.789Z"),
+  updatedAt: reportedTime("When the service last changed the task.", "2029-06-02T08:00:00.000Z"),
+} as const satisfies Record<string, FieldSpec>;
 
 export type ProductSpecs = typeof PRODUCT_FIELD_SPECS;
+export type SiteSpecs = typeof SITE_FIELD_SPECS;
+export type TaskSpecs = typeof TASK_FIELD_SPECS;
 /** A product field's name. */
 export type ProductField = keyof ProductSpecs;
 /** Every product field, in the table's order. */
-export const PRODUCT_FIELD_NAMES = Object.keys(PRODUCT_FIELD_SPECS) as ProductField[];
-/** What a request may send for a field: its value, or `null` where that clears it. */
-export type RequestValue<S extends ProductFieldSpec> = z.infer<S["value"]> | (S["nullable"] extends true ? null : never);
-
-/** A field's schema in a request: its value, nullable where `null` clears it. */
-export function productRequestValue(field: ProductField): z.ZodType {
-  const spec: ProductFieldSpec = PRODUCT_FIELD_SPECS[field];
-  return spec.nullable ? spec.value.nullable() : spec.value;
-}
+export const PRODUCT_FIELD_NAMES = fieldNames(PRODUCT_FIELD_SPECS);
 
 /** The product record: the fields the table declares, and what the service sets (id, type). */
-export type Product = { object: "product"; id: string; type: string } & { [K in ProductField]: z.infer<ProductSpecs[K]["record"]> };
 export const Product = z.object({
   object: z.literal("product"),
   id: uuid,
   type: z.string(),
-  ...Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, PRODUCT_FIELD_SPECS[field].record])),
-}) as unknown as z.ZodType<Product>;
+  ...recordShape(PRODUCT_FIELD_SPECS),
+});
 
-export type CreateProductBody = { projectId: string } & {
-  [K in ProductField as ProductSpecs[K]["create"] extends "required" ? K : never]: RequestValue<ProductSpecs[K]>;
-} & { [K in ProductField as ProductSpecs[K]["create"] extends "optional" ? K : never]?: RequestValue<ProductSpecs[K]> };
-export const CreateProductBody = z.strictObject({
-  ...Object.fromEntries(
-    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "required").map((field) => [
-      field,
-      productRequestValue(field),
-    ]),
-  ),
-  projectId: uuid,
-  ...Object.fromEntries(
-    PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "optional").map((field) => [
-      field,
-      productRequestValue(field).optional(),
-    ]),
-  ),
-}) as unknown as z.ZodType<CreateProductBody>;
+export const Site = z.object({
+  object: z.literal("site").optional(),
+  id: uuid.optional(),
+  ...recordShape(SITE_FIELD_SPECS),
+});
+export const SiteList = listEnvelope(Site);
 
-export type UpdateProductBody = { [K in ProductField]?: RequestValue<ProductSpecs[K]> };
-export const UpdateProductBody = z.strictObject(
-  Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, productRequestValue(field).optional()])),
-) as unknown as z.ZodType<UpdateProductBody>;
+export const Task = z.object({
+  object: z.literal("task").optional(),
+  id: uuid.optional(),
+  ...recordShape(TASK_FIELD_SPECS),
+});
 
+export type CreateProductBody = CreateBodyOf<ProductSpecs>;
+export const CreateProductBody = z.strictObject(createShape(PRODUCT_FIELD_SPECS, uuid)) as unknown as z.ZodType<CreateProductBody>;
+
+export type UpdateProductBody = UpdateBodyOf<ProductSpecs>;
+export const UpdateProductBody = z.strictObject(updateShape(PRODUCT_FIELD_SPECS)) as unknown as z.ZodType<UpdateProductBody>;
+
+/**
+ * A rename, and whatever else a PATCH may set (the table's `change: "update"`), each optional; a
+ * body that sets nothing is refused by the table's first such field (the spec's `name`): a rename
+ * that sets nothing has no meaning.
+ */
+export type UpdateSiteBody = UpdateBodyOf<SiteSpecs>;
+export const UpdateSiteBody = z.strictObject(updateShape(SITE_FIELD_SPECS)).superRefine((body, ctx) => {
+  if (Object.keys(body).length === 0)
+    ctx.addIssue({ code: "custom", path: [Object.keys(updateShape(SITE_FIELD_SPECS))[0]!], message: "is required" });
+}) as unknown as z.ZodType<UpdateSiteBody>;
+
+export type CreateTaskBody = CreateBodyOf<TaskSpecs>;
+/** The table's fields, and the checks that need the rule and its start together: reachability, a first occurrence, the year 9999. */
+export const CreateTaskBody = z.strictObject(createShape(TASK_FIELD_SPECS, uuid)).superRefine((raw, ctx) => {
+  const body = raw as CreateTaskBody;
+  if (new Date(body.scheduledAt).getUTCFullYear() > 9999) {
+    ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "is after the year 9999 in UTC (RFC 3339 dates end at 9999)" });
+    return;
+  }
+  if (body.rrule === undefined || validateRecurrence(body.rrule) !== undefined) return;
+  const problem = checkRecurrence(body.rrule, body.scheduledAt);
+  if (problem) ctx.addIssue({ code: "custom", path: ["rrule"], message: problem });
+}) as unknown as z.ZodType<CreateTaskBody>;
+
+export type Product = z.infer<typeof Product>;
 export type Project = z.infer<typeof Project>;
 export type Site = z.infer<typeof Site>;
 export type Task = z.infer<typeof Task>;
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export type ListProjectsQuery = z.infer<typeof ListProjectsQuery>;
 export type ListSitesQuery = z.infer<typeof ListSitesQuery>;
-export type UpdateSiteBody = z.infer<typeof UpdateSiteBody>;
-export type CreateTaskBody = z.infer<typeof CreateTaskBody>;

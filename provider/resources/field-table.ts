@@ -26,7 +26,7 @@ export interface InputField {
 }
 
 export interface OutputField {
-  type: "string" | "boolean";
+  type: "string" | "boolean" | "integer" | "number";
   nullable?: boolean;
   description: string;
 }
@@ -39,6 +39,14 @@ export interface ResourceFields<Inputs = Record<string, unknown>> {
   inputs: { [K in keyof Inputs]-?: InputField };
   /** Outputs that are not inputs: set by the service or by the provider. */
   outputs: Record<string, OutputField>;
+}
+
+/** The inputs whose change replaces the record (the table's `replaces`) that differ between two sets of inputs, in the table's order. */
+export function replacedInputs<I>(fields: ResourceFields<I>, olds: object, news: object): string[] {
+  const value = (values: object, key: string) => (values as Record<string, unknown>)[key];
+  return Object.entries(fields.inputs as Record<string, InputField>)
+    .filter(([key, field]) => field.replaces && value(news, key) !== value(olds, key))
+    .map(([key]) => key);
 }
 
 /** Every property of the resource (inputs first), for the resource class. */

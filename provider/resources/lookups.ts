@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 import type { ServiceApiClient } from "../client";
+import { fieldNames, propertyName, type PropertyName } from "../contract/fields";
 import { parseWithIssues } from "../contract/issues";
+import { SITE_FIELD_SPECS, type SiteSpecs } from "../contract/schemas";
+import type { KeptValue } from "./api-fields";
 import { closeNames } from "./close-names";
 import { UserError } from "./errors";
 import { requireId } from "./omitted-id";
@@ -26,15 +29,28 @@ export const ProjectInfo = z
   .describe("A project the token can act on.");
 export type ProjectInfo = z.infer<typeof ProjectInfo>;
 
+/** A site as `getSite` and `getSites` give it: its id, and every field of the contract's site table (`null` where the listing lacks it), described as the table's `listed` says. */
+export type SiteInfo = { id: string } & { [K in keyof SiteSpecs as PropertyName<K>]: Exclude<KeptValue<SiteSpecs[K]>, undefined> | null };
 export const SiteInfo = z
   .object({
     id: z.string().describe("The site's id: the siteId of a Site."),
-    name: z.string().nullable().describe("The site's current name; may be null (the spec does not mark it required)."),
-    subdomain: z.string().nullable().describe("The site's subdomain; may be null. Look a site up by it when a Site renames the site."),
-    isDefault: z.boolean().nullable().describe("Whether it is the project's default site; may be null."),
+    ...Object.fromEntries(
+      fieldNames(SITE_FIELD_SPECS).map((field) => {
+        const spec: { record: z.ZodType; listed: string } = SITE_FIELD_SPECS[field];
+        const value = spec.record instanceof z.ZodOptional ? (spec.record.unwrap() as z.ZodType) : spec.record;
+        return [propertyName(field), value.nullable().describe(spec.listed)];
+      }),
+    ),
   })
-  .describe("A site of a project.");
-export type SiteInfo = z.infer<typeof SiteInfo>;
+  .describe("A site of a project.") as unknown as z.ZodType<SiteInfo>;
+
+/** A listed site as a lookup gives it: each field of the table by the resource's name, `null` where the listing lacks it. */
+function siteInfo(site: Record<string, unknown> & { id: string }): SiteInfo {
+  return {
+    id: site.id,
+    ...Object.fromEntries(fieldNames(SITE_FIELD_SPECS).map((field) => [propertyName(field), site[field] ?? null])),
+  } as SiteInfo;
+}
 
 export const GetProjectsArgs = z.object({
   workspaceId: z.string().optional().describe("Only projects of this workspace."),
@@ -141,7 +157,7 @@ export async function listSites(client: ServiceApiClient, projectId: string): Pr
   const all: SiteInfo[] = [];
   for await (const listed of client.listSites({ projectId })) {
     const s = requireId(listed, "sites.list", "site", "getSites and getSite give each site's id, which a Site needs as siteId.");
-    all.push({ id: s.id, name: s.name ?? null, subdomain: s.subdomain ?? null, isDefault: s.is_default ?? null });
+    all.push(siteInfo(s));
   }
   return all;
 }

@@ -1,6 +1,7 @@
 /**
- * `Site`: a site is never created or deleted through the API, only renamed, so "create" takes over
- * an existing site and "delete" gives it its name back.
+ * `Site`: a site is never created or deleted through the API, only listed and renamed, so "create"
+ * takes over an existing site (one PATCH of the fields that differ from the program: the contract's
+ * site table, `SITE_FIELD_SPECS`) and "delete" gives it back as it was found: its name.
  *
  * The API has no GET for one site: finding a site means listing its project. Listings are shared
  * per project for the life of the provider process (one `pulumi` command), so N sites in a
@@ -9,9 +10,11 @@
 import type { Site } from "../client";
 import { requireId } from "./omitted-id";
 import { z } from "zod";
-import { LIMITS, UpdateSiteBody, uuid } from "../contract/schemas";
+import type { ChangeField, PropertyName } from "../contract/fields";
+import { SITE_FIELD_SPECS, uuid, type SiteSpecs } from "../contract/schemas";
+import { apiFields, givingBack, type DeclaredFields, type KeptFields, type KeptValue } from "./api-fields";
 import { isUnknown } from "./checks";
-import type { ResourceFields } from "./field-table";
+import { jsonType, replacedInputs, type InputField, type OutputField, type ResourceFields } from "./field-table";
 import { UserError, isNotFound } from "./errors";
 import { projectAndRecordId } from "./import-id";
 import { announceDiff, label } from "./messages";
@@ -30,43 +33,67 @@ import type {
   UpdateRequest,
 } from "./lifecycle";
 
-/** What a program declares for a site (`SiteArgs` is this with `Input<…>` values). */
-export interface SiteInputs {
+/** The contract's site table (`SITE_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
+export const SITE = apiFields(SITE_FIELD_SPECS);
+
+/**
+ * What a program declares for a site (`SiteArgs` is this with `Input<…>` values): the fields of the
+ * contract's table a request may send (`name`, 1 to 255 characters, updated in place), and what
+ * only the stack knows.
+ */
+export type SiteInputs = {
   /** The project the site is in. Changing it replaces the resource. */
   projectId: string;
   /** The site to manage (see `getSite`). Changing it replaces the resource. */
   siteId: string;
-  /** 1 to 255 characters. Updated in place. */
-  name: string;
   /** Give the site its original name back on delete. Default true. */
   restoreNameOnDelete?: boolean;
-}
+} & DeclaredFields<SiteSpecs>;
 
 /** The inputs as a lifecycle request carries them: decoded by `SITE_FIELDS`, a `null` left out (`Stored`). */
 type StoredSiteInputs = Stored<SiteInputs>;
 
-export interface SiteOutputs {
+/**
+ * The fields a take-over can change, so a delete gives back (the table's `change: "update"`): for
+ * each, an output holding its value when this stack took the site over (`originalName`), and a
+ * hidden one holding what this stack last set (`__nameSet`).
+ */
+type GivenBack = ChangeField<SiteSpecs, "update">;
+type Original<K extends string> = `original${Capitalize<PropertyName<K>>}`;
+type LastSet<K extends string> = `__${PropertyName<K>}Set`;
+
+export type SiteOutputs = {
   projectId: string;
   siteId: string;
-  name: string;
-  subdomain: string | null;
-  isDefault: boolean | null;
-  /** The name the site had before this stack took it over; restored on delete. */
-  originalName: string | null;
   restoreNameOnDelete: boolean;
   [DECLARED]: string[];
-  /** The name this stack last set (`NAME_SET`); absent in state from before it was kept. */
-  [NAME_SET]?: string | Secret<string>;
+} & KeptFields<SiteSpecs> & {
+    /** What the field was before this stack took the site over; given back on delete. */
+    [K in GivenBack as Original<K>]: Exclude<KeptValue<SiteSpecs[K]>, null> | null;
+  } & {
+    /** What this stack last set (absent in state from before it was kept). */
+    [K in GivenBack as LastSet<K>]?: KeptValue<SiteSpecs[K]> | Secret<KeptValue<SiteSpecs[K]>>;
+  };
+
+/** The fields a delete gives back, in the table's order. */
+const GIVEN_BACK = SITE.updatable;
+
+/** `originalName`: the output that keeps a field as this stack found it. */
+export function originalKey(field: string): string {
+  const property = SITE.property(field);
+  return `original${property[0]!.toUpperCase()}${property.slice(1)}`;
 }
 
 /**
- * Hidden output (the CLI hides `__` keys): the name this stack last gave the site, kept apart from
- * `name`, which a refresh rewrites with whatever the service shows — another stack's rename
- * included. Delete renames the site back only while its live name is still this one, so a site
- * another stack (or a person) renamed since keeps that name. Stored as a secret (`secret-output.ts`):
- * it is the program's `name`, which may be one.
+ * `__nameSet`: the hidden output (the CLI hides `__` keys) of what this stack last gave the field,
+ * kept apart from the field's own output, which a refresh rewrites with whatever the service shows
+ * — another stack's rename included. Delete sets a field back only while its live value is still
+ * this one, so a site another stack (or a person) changed since keeps that value. Stored as a secret
+ * (`secret-output.ts`): it is the program's value, which may be one.
  */
-export const NAME_SET = "__nameSet";
+export function setKey(field: string): string {
+  return `__${SITE.property(field)}Set`;
+}
 
 /** The site's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const SITE_FIELDS: ResourceFields<SiteInputs> = {
@@ -77,12 +104,7 @@ export const SITE_FIELDS: ResourceFields<SiteInputs> = {
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the site is in (a UUID)." },
     siteId: { schema: uuid, required: true, replaces: true, description: "The site to manage (a UUID; see getSite)." },
-    name: {
-      schema: UpdateSiteBody.shape.name,
-      required: true,
-      shownToPeople: true,
-      description: `The site's name: ${LIMITS.siteName.min} to ${LIMITS.siteName.max} characters. Updated in place.`,
-    },
+    ...(SITE.inputFields() as Record<keyof DeclaredFields<SiteSpecs>, InputField>),
     restoreNameOnDelete: {
       schema: z.boolean(),
       oneOf: [true, false],
@@ -90,13 +112,19 @@ export const SITE_FIELDS: ResourceFields<SiteInputs> = {
     },
   },
   outputs: {
-    subdomain: { type: "string", nullable: true, description: "The site's subdomain, as the service reports it." },
-    isDefault: { type: "boolean", nullable: true, description: "Whether it is the project's default site." },
-    originalName: { type: "string", nullable: true, description: "The name the site had before this stack took it over." },
+    ...SITE.outputFields(),
+    ...Object.fromEntries(
+      GIVEN_BACK.map((field): [string, OutputField] => [
+        originalKey(field),
+        {
+          type: jsonType(SITE.specs[field]!.value!) as OutputField["type"],
+          nullable: true,
+          description: `The ${SITE.property(field)} the site had before this stack took it over.`,
+        },
+      ]),
+    ),
   },
 };
-
-const INPUT_KEYS = Object.keys(SITE_FIELDS.inputs) as (keyof SiteInputs & keyof SiteOutputs)[];
 
 /** A site of the project's listing (shared per command by the context). A failed listing is dropped so the next call tries again. */
 async function findSite(
@@ -137,8 +165,9 @@ async function updateCachedListing(ctx: ProviderContext, projectId: string, site
   else if (listing) (await listing.catch(() => undefined))?.set(site.id.toLowerCase(), { ...site, id: site.id });
 }
 
-async function rename(ctx: ProviderContext, projectId: string, siteId: string, name: string): Promise<Site> {
-  const site = await ctx.client().updateSite(siteId, { name });
+/** One PATCH of `body` (what a take-over, an update or a give-back sets), kept in the shared listing. */
+async function patchSite(ctx: ProviderContext, projectId: string, siteId: string, body: Record<string, unknown>): Promise<Site> {
+  const site = await ctx.client().updateSite(siteId, body);
   await updateCachedListing(ctx, projectId, site);
   return site;
 }
@@ -164,17 +193,19 @@ async function check(ctx: ProviderContext, { olds, news }: CheckRequest<StoredSi
 }
 
 async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<StoredSiteInputs, SiteOutputs>) {
-  const replaces = INPUT_KEYS.filter((k) => SITE_FIELDS.inputs[k].replaces && news[k] !== olds[k]);
-  if (replaces.length === 0 && news.name !== olds.name) announceDiff(ctx, label("Site", id, name), ["name"], planning);
+  const replaces = replacedInputs(SITE_FIELDS, olds, news);
+  const patched = Object.keys(SITE.patch(olds, news)).map(SITE.property);
+  if (replaces.length === 0 && patched.length > 0) announceDiff(ctx, label("Site", id, name), patched, planning);
   const changed = [
     ...replaces,
-    ...(news.name !== olds.name ? ["name"] : []),
+    ...patched,
     ...((news.restoreNameOnDelete ?? true) !== olds.restoreNameOnDelete ? ["restoreNameOnDelete"] : []),
   ];
   const changes = changed.length > 0 || declaredKeys(news).join() !== olds[DECLARED].join();
   return { changes, replaces, changed };
 }
 
+/** Takes the site over: one PATCH of the fields that differ from the program (none: nothing sent), what it was kept to give back. */
 async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredSiteInputs>) {
   const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
   if (!site) {
@@ -184,51 +215,50 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
         `${count} sites for that project and none has this id. Check siteId and projectId (getSite looks a site up by name or subdomain).`,
     );
   }
-  const originalName = site.name ?? null;
-  const current = site.name === desired.name ? site : await rename(ctx, desired.projectId, site.id, desired.name);
-  return { id: site.id, outs: { ...outputs(current, desired, originalName), ...nameSet(current.name ?? desired.name) } };
+  const patch = SITE.patch(SITE.kept(site), desired);
+  const current = Object.keys(patch).length === 0 ? site : await patchSite(ctx, desired.projectId, site.id, patch);
+  return { id: site.id, outs: { ...outputs(current, desired, originalsOf(site)), ...lastSet(current, desired) } };
 }
 
 async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredSiteInputs, SiteOutputs>) {
-  // Only restoreNameOnDelete changed: record it without a request.
-  if (news.name === olds.name) {
-    const kept = revealed(olds[NAME_SET]);
-    return {
-      outs: {
-        ...olds,
-        restoreNameOnDelete: news.restoreNameOnDelete ?? true,
-        [DECLARED]: declaredKeys(news),
-        ...(kept !== undefined && nameSet(kept)),
-      },
-    };
+  const patch = SITE.patch(olds, news);
+  // Nothing the API holds changed (only restoreNameOnDelete, say): recorded without a request.
+  if (Object.keys(patch).length === 0) {
+    return { outs: { ...olds, restoreNameOnDelete: news.restoreNameOnDelete ?? true, [DECLARED]: declaredKeys(news), ...lastSetIn(olds) } };
   }
-  const site = await rename(ctx, news.projectId, id, news.name);
-  ctx.info(`updated ${label("Site", id, name)}: sent PATCH {name}.`);
-  return { outs: { ...outputs(site, news, olds.originalName), ...nameSet(site.name ?? news.name) } };
+  const site = await patchSite(ctx, news.projectId, id, patch);
+  ctx.info(`updated ${label("Site", id, name)}: sent PATCH {${Object.keys(patch).join(", ")}}.`);
+  return { outs: { ...outputs(site, news, originalsIn(olds)), ...lastSetIn(olds), ...lastSet(site, news, Object.keys(patch)) } };
 }
 
-/** Drift in `name` (and a vanished site) from the shared per-project listing. */
+/** Drift in the table's fields (and a vanished site) from the shared per-project listing. */
 async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs>) {
   const { site } = await findSite(ctx, state.projectId, state.siteId);
   if (!site) return {};
   const stored = { projectId: state.projectId, siteId: state.siteId, restoreNameOnDelete: state.restoreNameOnDelete };
-  // The name this stack set is kept as it was: a refresh is nobody's rename.
-  const kept = revealed(state[NAME_SET]);
-  const refreshed = {
-    ...outputs(site, stored as StoredSiteInputs, state.originalName),
-    [DECLARED]: state[DECLARED],
-    ...(kept !== undefined && nameSet(kept)),
-  };
-  const live = { ...stored, name: site.name ?? null };
+  // What this stack set is kept as it was: a refresh is nobody's rename.
+  const refreshed = { ...outputs(site, stored, originalsIn(state)), [DECLARED]: state[DECLARED], ...lastSetIn(state) };
+  const live = { ...stored, ...SITE.kept(site) };
   return { id, props: refreshed, inputs: refreshedInputs(refreshed[DECLARED], live, []) };
 }
 
+/** `name`, `name and description`, `name, description and locale`. */
+function listed(fields: readonly string[]): string {
+  return fields.length < 2 ? fields.join("") : `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}`;
+}
+
+/** A change of the name is a rename. */
+function renamed(fields: readonly string[]): boolean {
+  return fields.every((field) => field === "name");
+}
+
 /**
- * Gives the site its original name back, judged by the live record (from the shared listing), not
- * by the state: only while its live name is the one this stack set. A site renamed since — by a
- * person, or by another stack that took over the same site after this one — keeps that name: the
- * name this stack found would undo the other's change, and the other stack's own destroy gives back
- * the name *it* found (this stack's), not the one before both.
+ * Gives the site back as this stack found it, judged by the live record (from the shared listing),
+ * not by the state: each field it manages (declared, or changed by its take-over) is set back to
+ * its value then (`originalName`), only while its live value is the one this stack set. A site
+ * changed since — by a person, or by another stack that took over the same site after this one —
+ * keeps that value: the one this stack found would undo the other's change, and the other stack's
+ * own destroy gives back the value *it* found (this stack's), not the one before both.
  */
 async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: DeleteRequest<SiteOutputs>): Promise<void> {
   const name = label("Site", id, logicalName);
@@ -242,59 +272,106 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     ctx.info(`${name}: nothing sent (restoreNameOnDelete: false); it keeps its current name and is no longer managed by this stack.`);
     return;
   }
-  if (props.originalName === null) {
-    ctx.warn(`${name}: nothing sent; its original name is unknown (the service did not return one), so its current name is left as it is.`);
-    return;
+  const state = stateOf(props);
+  const prop = SITE.property;
+  const found = originalsIn(props);
+  // What this stack last set; a state from before that was kept (0.1.0) has it as the field, as a refresh left it.
+  const set = Object.fromEntries(GIVEN_BACK.map((field) => [prop(field), revealed(state[setKey(field)]) ?? state[prop(field)] ?? null]));
+  // The fields it manages: the declared ones, and any it changed (what it found is not what it set).
+  const managed = GIVEN_BACK.filter(
+    (field) => props[DECLARED].includes(prop(field)) || (state[setKey(field)] !== undefined && found[prop(field)] !== set[prop(field)]),
+  );
+  const unknown = managed.filter((field) => found[prop(field)] === null);
+  const known = managed.filter((field) => !unknown.includes(field));
+  for (const field of unknown.map(prop)) {
+    ctx.warn(
+      `${name}: ${known.length === 0 ? "nothing sent; " : ""}its original ${field} is unknown (the service did not return one), ` +
+        `so its current ${field} is left as it is.`,
+    );
   }
+  if (known.length === 0) return;
   const { site } = await findSite(ctx, props.projectId, props.siteId);
   if (!site) {
     ctx.info(`${name}: no longer listed in project ${props.projectId}; nothing sent, removed from the stack.`);
     return;
   }
-  if (site.name === props.originalName) {
-    ctx.info(`${name}: nothing sent; the service already shows its original name.`);
+  const { already, since, back } = givingBack(SITE, known, found, set, SITE.kept(site));
+  if (since.length === 0 && back.length === 0) {
+    ctx.info(`${name}: nothing sent; the service already shows its original ${listed(already.map(prop))}.`);
     return;
   }
-  // State from before the name set was kept (0.1.0): its name, as a refresh left it, is what the stack set.
-  const set = revealed(props[NAME_SET]) ?? props.name;
-  if (site.name !== set) {
+  for (const field of since.map(prop)) {
+    const [verb, Verb] = renamed([field]) ? ["renamed", "Rename"] : ["changed", "Change"];
     ctx.warn(
-      `${name}: nothing sent; its live name is neither the one this stack set nor the one it had when this stack took it over: it was renamed ` +
-        "since, by a person or by another stack that manages the same site (one site, one stack). It keeps that name: giving back the " +
-        "name this stack found would undo that change. Rename it by hand if it should get its original name back.",
+      `${name}: ${back.length === 0 ? "nothing sent; " : ""}its live ${field} is neither the one this stack set nor the one it had when this stack took it over: it was ${verb} ` +
+        `since, by a person or by another stack that manages the same site (one site, one stack). It keeps that ${field}: giving back the ` +
+        `${field} this stack found would undo that change. ${Verb} it by hand if it should get its original ${field} back.`,
     );
-    return;
   }
+  if (back.length === 0) return;
+  const body = Object.fromEntries(back.map((field) => [field, found[prop(field)]]));
   try {
-    await rename(ctx, props.projectId, site.id, props.originalName);
-    ctx.info(`${name}: sent PATCH {name} with its original name; renamed back on the service.`);
+    await patchSite(ctx, props.projectId, site.id, body);
+    const fields = back.map(prop);
+    ctx.info(
+      `${name}: sent PATCH {${back.join(", ")}} with its original ${listed(fields)}; ${renamed(fields) ? "renamed" : "set"} back on the service.`,
+    );
   } catch (error) {
     if (!isNotFound(error)) throw error;
     ctx.info(`${name}: no longer exists on the service (404); removed from the stack.`);
   }
 }
 
-/** The hidden output of the name this stack set. */
-function nameSet(name: string): { [NAME_SET]: Secret<string> } {
-  return { [NAME_SET]: secret(name) };
+function stateOf(outputs: SiteOutputs): Record<string, unknown> {
+  return outputs as unknown as Record<string, unknown>;
 }
 
-function outputs(site: Site, desired: StoredSiteInputs, originalName: string | null): SiteOutputs {
+/** What the take-over found, by the fields' names, from the record it found (`null` where it lacked a value). */
+function originalsOf(site: Site): Record<string, unknown> {
+  const found = SITE.kept(site);
+  return Object.fromEntries(GIVEN_BACK.map((field) => [SITE.property(field), found[SITE.property(field)] ?? null]));
+}
+
+/** What a state says the take-over found, by the fields' names (`null`: unknown, as in a state from before a field was kept). */
+function originalsIn(state: SiteOutputs): Record<string, unknown> {
+  return Object.fromEntries(GIVEN_BACK.map((field) => [SITE.property(field), stateOf(state)[originalKey(field)] ?? null]));
+}
+
+/** The hidden outputs of what this stack set: each of `fields` as `record` has it after its write (the declared value where it lacks one). */
+function lastSet(
+  record: Site,
+  desired: Partial<StoredSiteInputs>,
+  fields: readonly string[] = GIVEN_BACK,
+): Record<string, Secret<unknown>> {
+  const now = SITE.kept(record, desired);
+  return Object.fromEntries(fields.map((field) => [setKey(field), secret(now[SITE.property(field)])]));
+}
+
+/** The hidden outputs of what this stack set, kept as a state holds them (none in a state from before they were kept). */
+function lastSetIn(state: SiteOutputs): Record<string, Secret<unknown>> {
+  return Object.fromEntries(
+    GIVEN_BACK.flatMap((field) => {
+      const value = revealed(stateOf(state)[setKey(field)]);
+      return value === undefined ? [] : [[setKey(field), secret(value)]];
+    }),
+  );
+}
+
+/** A site's state: the record's fields, what the take-over found (`found`, by the fields' names), and what only the stack knows. */
+function outputs(site: Site, desired: Partial<StoredSiteInputs>, found: Record<string, unknown>): SiteOutputs {
   return {
     projectId: desired.projectId,
     siteId: desired.siteId ?? site.id,
-    name: site.name ?? desired.name,
-    subdomain: site.subdomain ?? null,
-    isDefault: site.is_default ?? null,
-    originalName,
+    ...SITE.kept(site, desired),
+    ...Object.fromEntries(GIVEN_BACK.map((field) => [originalKey(field), found[SITE.property(field)] ?? null])),
     restoreNameOnDelete: desired.restoreNameOnDelete ?? true,
     [DECLARED]: declaredKeys(desired),
-  };
+  } as SiteOutputs;
 }
 
 /**
- * Takes an existing site into the stack under its current name, which is also the name it gets
- * back on delete (its name before someone else renamed it cannot be known).
+ * Takes an existing site into the stack as it is now, which is also what it gets back on delete
+ * (what it was before someone else changed it cannot be known).
  */
 async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   const { projectId, recordId } = projectAndRecordId("Site", id, hint);
@@ -306,8 +383,8 @@ async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
     );
   }
   ctx.ledger.noteImported("Site", site.id);
-  const live = { projectId, siteId: site.id, name: site.name ?? "" };
-  const props = { ...outputs(site, live, site.name ?? null), [DECLARED]: declaredKeys(live), ...nameSet(live.name) };
+  const live = { projectId, siteId: site.id, ...SITE.imported(site) } as StoredSiteInputs;
+  const props = { ...outputs(site, live, originalsOf(site)), [DECLARED]: declaredKeys(live), ...lastSet(site, live) };
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 

@@ -11,10 +11,11 @@
  * or refresh, as today's state would be; a step's result is the current shape, so no step
  * recognises it again. What a state cannot tell stays as it was: a state that never kept the
  * logical name has none (messages name the record by id), and a site from before the name this
- * stack set was kept (`NAME_SET` in `site.ts`) is judged by its name at delete (docs/architecture.md says why).
+ * stack set was kept (`setKey` in `site.ts`) is judged by its name at delete (docs/architecture.md says why).
  */
 import type { Values } from "./lifecycle";
 import { ADOPTED_WITHOUT_RECORD, CREATED_HERE, PRODUCT_FIELDS, TAKEN_OVER } from "./product/inputs-and-state";
+import { SITE, SITE_FIELDS, originalKey } from "./site";
 import { DECLARED, declaredKeys } from "./stored-state";
 
 /** One older shape of a resource's state, and how it becomes today's. */
@@ -67,14 +68,24 @@ export const PRODUCT_STATE_MIGRATIONS: readonly StateMigration[] = [
 type PendingSiteCreate = Values & { [DECLARED]?: undefined };
 
 /** What a site's program must declare: a refresh of a pending create records these as its declared inputs. */
-const SITE_REQUIRED = ["name", "projectId", "siteId"];
+const SITE_REQUIRED = Object.keys(SITE_FIELDS.inputs)
+  .filter((key) => SITE_FIELDS.inputs[key as keyof typeof SITE_FIELDS.inputs].required)
+  .sort();
 
 export const SITE_STATE_MIGRATIONS: readonly StateMigration[] = [
   {
     shape: "a pending create taken in as its inputs: no __declared, no originalName",
     recognises: (state): state is PendingSiteCreate => state[DECLARED] === undefined,
-    // Its name before the take-over was never read: unknown, so a delete leaves the site's name as it is.
-    migrate: (state: PendingSiteCreate) => ({ ...state, originalName: state.originalName ?? null, [DECLARED]: SITE_REQUIRED }),
+    // What each field it holds was before the take-over was never read: unknown, so a delete leaves it as it is.
+    migrate: (state: PendingSiteCreate) => ({
+      ...state,
+      ...Object.fromEntries(
+        SITE.updatable
+          .filter((field) => state[SITE.property(field)] !== undefined)
+          .map((field) => [originalKey(field), state[originalKey(field)] ?? null]),
+      ),
+      [DECLARED]: SITE_REQUIRED,
+    }),
   } satisfies StateMigration<PendingSiteCreate>,
 ];
 

@@ -4,12 +4,13 @@
  * the stored state, and delete only forgets the task — which keeps running on the service. Both
  * the replacement (at preview and up) and the delete say so, naming the task id.
  */
-import type { Task } from "../client";
-import { CreateTaskBody, uuid } from "../contract/schemas";
+import type { CreateTaskBody, Task } from "../client";
+import { TASK_FIELD_SPECS, uuid, type TaskSpecs } from "../contract/schemas";
 import { nextRun } from "../contract/rrule";
+import { apiFields, type DeclaredFields, type KeptFields } from "./api-fields";
 import { requireId } from "./omitted-id";
 import { UNKNOWN } from "./checks";
-import type { ResourceFields } from "./field-table";
+import { replacedInputs, type InputField, type ResourceFields } from "./field-table";
 import { PartialFailure, UserError } from "./errors";
 import { label, logCreated } from "./messages";
 import type { Stored } from "./stored-state";
@@ -26,37 +27,37 @@ import type {
   UpdateRequest,
 } from "./lifecycle";
 
-/** What a program declares for a task (`TaskArgs` is this with `Input<…>` values). Every change replaces the task. */
-export interface TaskInputs {
+/** The contract's task table (`TASK_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
+export const TASK = apiFields(TASK_FIELD_SPECS);
+
+/**
+ * What a program declares for a task (`TaskArgs` is this with `Input<…>` values): its project, the
+ * fields of the contract's table a create takes (`title`, `prompt`, `scheduledAt`, …). Every change replaces the task.
+ */
+export type TaskInputs = {
   projectId: string;
-  /** Not empty. */
-  title: string;
-  /** Not empty. */
-  prompt: string;
-  /** RFC 3339 date-time with an offset, e.g. `2026-12-01T09:00:00Z`: the first run. */
-  scheduledAt: string;
-  /** An RFC 5545 recurrence rule such as `FREQ=WEEKLY;BYDAY=MO`; checked before any request. */
-  rrule?: string;
-  emoji?: string;
-  /**
-   * The id of a task that exists on the service to take over instead of creating one — after a
-   * create whose answer was lost, say. The API cannot read tasks, so it is recorded as the program
-   * declares it, on trust, with no request.
-   */
-  adoptId?: string;
-}
+} & DeclaredFields<TaskSpecs> & {
+    /**
+     * The id of a task that exists on the service to take over instead of creating one — after a
+     * create whose answer was lost, say. The API cannot read tasks, so it is recorded as the program
+     * declares it, on trust, with no request.
+     */
+    adoptId?: string;
+  };
 
 /** The inputs as a lifecycle request carries them: decoded by `TASK_FIELDS`, a `null` left out (`Stored`). */
 type StoredTaskInputs = Stored<TaskInputs>;
 
-export interface TaskOutputs extends TaskInputs {
-  /** When the service will run the task next, as it reported at create. */
-  nextRunAt: string | null;
-  createdAt: string | null;
-  updatedAt: string | null;
-  /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
-  [UNCONFIRMED]?: unknown;
-}
+/**
+ * The inputs as declared (not as echoed: a server that normalizes them cannot cause a replacement),
+ * and what the service sets, as it reported it at create (`nextRunAt`, `createdAt`, …; null when
+ * unknown).
+ */
+export type TaskOutputs = TaskInputs &
+  KeptFields<TaskSpecs> & {
+    /** Only on the placeholder of a create whose outcome is unknown (`unconfirmed.ts`). */
+    [UNCONFIRMED]?: unknown;
+  };
 
 /** The task's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const TASK_FIELDS: ResourceFields<TaskInputs> = {
@@ -66,26 +67,7 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
     "only forgets it — the old task keeps running on the service (the CLI output says so, with its id).",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the task belongs to (a UUID)." },
-    title: {
-      schema: CreateTaskBody.shape.title,
-      required: true,
-      replaces: true,
-      shownToPeople: true,
-      description: "The title; not empty.",
-    },
-    prompt: { schema: CreateTaskBody.shape.prompt, required: true, replaces: true, description: "The prompt; not empty." },
-    scheduledAt: {
-      schema: CreateTaskBody.shape.scheduledAt,
-      required: true,
-      replaces: true,
-      description: "The first run: an RFC 3339 date-time with an offset, e.g. 2026-12-01T09:00:00Z. A one-off time in the past is refused.",
-    },
-    rrule: {
-      schema: CreateTaskBody.shape.rrule,
-      replaces: true,
-      description: "An RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO. A rule with no run at or after now is refused.",
-    },
-    emoji: { schema: CreateTaskBody.shape.emoji, replaces: true, description: "An emoji for the task." },
+    ...(TASK.inputFields() as Record<keyof DeclaredFields<TaskSpecs>, InputField>),
     adoptId: {
       schema: uuid,
       hint: " (the id of an existing task to take over)",
@@ -94,16 +76,11 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
         "The API cannot read tasks, so it is recorded as declared, on trust, with no request. Removing it, or setting the task's own id, changes nothing; another id replaces the resource.",
     },
   },
-  outputs: {
-    nextRunAt: { type: "string", nullable: true, description: "When the service will run the task next, as it reported at create." },
-    createdAt: { type: "string", nullable: true, description: "When the service created the task." },
-    updatedAt: { type: "string", nullable: true, description: "When the service last changed the task." },
-  },
+  outputs: TASK.outputFields(),
 };
 
-const TASK_INPUT_KEYS = Object.keys(TASK_FIELDS.inputs) as (keyof TaskInputs)[];
-/** Inputs sent to the service: every change to one of them makes a new task. */
-const TASK_BODY_KEYS = TASK_INPUT_KEYS.filter((key) => key !== "adoptId");
+/** What the service sets, unknown: an adopted task, or a create whose answer was lost. */
+const NOTHING_REPORTED = TASK.kept({}) as KeptFields<TaskSpecs>;
 
 /** The schedule, judged now, when a task will be created: an adopted task is not, so its schedule is not judged again. */
 async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<StoredTaskInputs>): Promise<CheckFailure[]> {
@@ -117,7 +94,7 @@ async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<StoredT
  * was created must not fail every later preview of a stack that does not touch it.
  */
 function willCreate(olds: Partial<StoredTaskInputs>, news: StoredTaskInputs): boolean {
-  return TASK_BODY_KEYS.some((key) => (olds[key] ?? null) !== (news[key] ?? null));
+  return replacedInputs(TASK_FIELDS, olds, news).length > 0;
 }
 
 /** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
@@ -146,7 +123,8 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
     if (news.adoptId === undefined) throw refusal(ctx, "Task", name ?? id, olds);
     return { changes: true, replaces: ["adoptId"], changed: ["adoptId"], deleteBeforeReplace: false };
   }
-  const replaces: string[] = TASK_BODY_KEYS.filter((k) => news[k] !== olds[k]);
+  // Every input the create sends replaces the task (the table's `change: "replace"`; adoptId has its own rule).
+  const replaces = replacedInputs(TASK_FIELDS, olds, news);
   if (news.adoptId !== undefined && news.adoptId !== id) replaces.push("adoptId");
   if (replaces.length > 0) {
     ctx.warn(
@@ -160,11 +138,13 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
 }
 
 async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredTaskInputs>) {
-  const { adoptId, ...body } = desired;
+  const { adoptId } = desired;
   if (adoptId !== undefined) {
     ctx.info(`adopted ${label("Task", adoptId, name)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
-    return { id: adoptId, outs: { ...desired, nextRunAt: null, createdAt: null, updatedAt: null } };
+    return { id: adoptId, outs: { ...desired, ...NOTHING_REPORTED } };
   }
+  // The project and every declared field a create takes (the contract's table).
+  const body = { projectId: desired.projectId, ...TASK.declared(desired, TASK.created) } as CreateTaskBody;
   let task: Task;
   const sent = new Date();
   try {
@@ -174,7 +154,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second task.
     throw new PartialFailure(
       placeholderId(),
-      { ...desired, nextRunAt: null, createdAt: null, updatedAt: null, ...unconfirmed("tasks.create", sent) },
+      { ...desired, ...NOTHING_REPORTED, ...unconfirmed("tasks.create", sent) },
       `${(error as Error).message} ${recordedAsUnconfirmed(ctx, "Task", name ?? "(unnamed)")}`,
     );
   }
@@ -215,12 +195,7 @@ async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<T
 
 function outputs(task: Task, desired: StoredTaskInputs): TaskOutputs {
   // Input values are kept as declared (not as echoed) so a server that normalizes them cannot cause a replacement.
-  return {
-    ...desired,
-    nextRunAt: task.nextRunAt ?? null,
-    createdAt: task.createdAt ?? null,
-    updatedAt: task.updatedAt ?? null,
-  };
+  return { ...desired, ...(TASK.kept(task) as KeptFields<TaskSpecs>) };
 }
 
 /** The API cannot read a task, so there is nothing to import from. */

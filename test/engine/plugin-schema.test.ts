@@ -1,15 +1,19 @@
 /**
  * The plugin's schema, as `pulumi package get-schema` prints it with the real CLI, against what a
- * user is promised elsewhere — spelled out here, not read from the tables the schema is generated
- * from: the inputs and which are required, which replace, the limits in the descriptions, the four
- * functions and their arguments, the settings with the token secret; and docs/resources.md says the same.
+ * user is promised elsewhere — spelled out here, not read from the resources' tables the schema is
+ * generated from (only the API's fields are read from the contract's tables, each of which
+ * test/resources/field-table.test.ts walks field by field): the inputs and which are required, which
+ * replace, the limits in the descriptions, the four functions and their arguments, the settings with
+ * the token secret; and docs/resources.md says the same.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS } from "../../provider/contract/schemas";
+import { fieldNames, propertyName, type FieldSpecs } from "../../provider/contract/fields";
+import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, SITE_FIELD_SPECS, TASK_FIELD_SPECS } from "../../provider/contract/schemas";
 import { ENGINE_TIMEOUT_MS, REPO, pulumiCli } from "../../scripts/engine/driver";
+import { documentedInputs } from "../helpers";
 
 interface Property {
   type?: string;
@@ -32,23 +36,17 @@ interface Schema {
   types: Record<string, ObjectSpec & { type: string }>;
 }
 
-const docs = readFileSync(join(REPO, "docs", "resources.md"), "utf8");
-
-/** The rows of the inputs table under `## \`<Type>\``: input name(s) → "Changing it" cell. */
-function documentedInputs(type: string): Map<string, string> {
-  const section = docs.slice(docs.indexOf(`## \`${type}\``)).split("\n## ")[0]!;
-  const rows = new Map<string, string>();
-  for (const line of section.split("\n")) {
-    const cells = line.split("|").map((c) => c.trim());
-    if (!cells[1]?.startsWith("`") || cells[1] === "`Input`") continue;
-    for (const name of cells[1].match(/`(\w+)`/g) ?? []) rows.set(name.replaceAll("`", ""), cells[3] ?? "");
-  }
-  return rows;
+/** The fields of a contract table `which` picks (each walked by test/resources/field-table.test.ts), by the resources' names. */
+function fieldsOf(specs: FieldSpecs, which: (spec: FieldSpecs[string]) => boolean): string[] {
+  return fieldNames(specs)
+    .filter((field) => which(specs[field]!))
+    .map(propertyName);
 }
+const sent = (spec: FieldSpecs[string]) => spec.value !== undefined;
 
 /** What users are promised, per resource: every input, the required ones, the ones whose change replaces. */
 const PROMISED = {
-  // The API's fields are the contract's table (each walked by test/resources/field-table.test.ts); the rest are the resource's own.
+  // The API's fields are the contract's tables; the rest are each resource's own.
   Product: {
     inputs: ["adoptId", "onDelete", "projectId", ...PRODUCT_FIELD_NAMES].sort(),
     required: ["projectId", ...PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === "required")].sort(),
@@ -56,18 +54,23 @@ const PROMISED = {
     outputs: ["type"],
   },
   Site: {
-    inputs: ["name", "projectId", "restoreNameOnDelete", "siteId"],
-    required: ["name", "projectId", "siteId"],
+    inputs: ["projectId", "restoreNameOnDelete", "siteId", ...fieldsOf(SITE_FIELD_SPECS, sent)].sort(),
+    required: ["projectId", "siteId", ...fieldsOf(SITE_FIELD_SPECS, (spec) => sent(spec) && spec.create === "required")].sort(),
     replaces: ["projectId", "siteId"],
-    outputs: ["isDefault", "originalName", "subdomain"],
+    // What only the service sets, and what each field a take-over changes was before it (`originalName`).
+    outputs: [
+      ...fieldsOf(SITE_FIELD_SPECS, (spec) => !sent(spec)),
+      ...fieldsOf(SITE_FIELD_SPECS, (spec) => spec.change === "update").map((name) => `original${name[0]!.toUpperCase()}${name.slice(1)}`),
+    ].sort(),
   },
   Task: {
-    inputs: ["adoptId", "emoji", "projectId", "prompt", "rrule", "scheduledAt", "title"],
-    required: ["projectId", "prompt", "scheduledAt", "title"],
-    replaces: ["emoji", "projectId", "prompt", "rrule", "scheduledAt", "title"],
-    outputs: ["createdAt", "nextRunAt", "updatedAt"],
+    inputs: ["adoptId", "projectId", ...fieldsOf(TASK_FIELD_SPECS, sent)].sort(),
+    required: ["projectId", ...fieldsOf(TASK_FIELD_SPECS, (spec) => sent(spec) && spec.create === "required")].sort(),
+    // The API cannot update a task: every field a create takes replaces it.
+    replaces: ["projectId", ...fieldsOf(TASK_FIELD_SPECS, sent)].sort(),
+    outputs: fieldsOf(TASK_FIELD_SPECS, (spec) => !sent(spec)).sort(),
   },
-} as const;
+};
 
 describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let schema: Schema;
@@ -155,7 +158,10 @@ describe("the plugin schema", { timeout: ENGINE_TIMEOUT_MS }, () => {
     expect(fn("getSites").outputs.required).toEqual(["projectId", "sites"]);
     // A project's name may be null (the API allows unnamed projects), so it is not required.
     expect(schema.types["serviceapi:index:ProjectInfo"]).toMatchObject({ type: "object", required: ["id", "workspaceId"] });
-    expect(Object.keys(schema.types["serviceapi:index:SiteInfo"]!.properties).sort()).toEqual(["id", "isDefault", "name", "subdomain"]);
+    // A site as the lookups give it: its id and every field of the contract's site table.
+    expect(Object.keys(schema.types["serviceapi:index:SiteInfo"]!.properties).sort()).toEqual(
+      ["id", ...fieldNames(SITE_FIELD_SPECS).map(propertyName)].sort(),
+    );
   });
 
   it("settings: the token is secret; numeric settings state their default and range; config and provider agree", () => {

@@ -16,7 +16,7 @@ import {
 } from "../../provider";
 import { DEFAULT_IDS, defaultSeed, seedId } from "../../simulator/seed";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { simulator } from "../helpers";
+import { simulator, siteInfo } from "../helpers";
 
 const project = DEFAULT_IDS.acmeWeb;
 /** The whole message, and nothing else (toThrow with a string matches a substring). */
@@ -44,7 +44,10 @@ describe("data sources", () => {
   it("getProjects and getSites follow every cursor: ⌈N/100⌉ requests", async () => {
     const { sites } = await getSites({ projectId: project });
     expect(sites).toHaveLength(250);
-    expect(sites[0]).toEqual({ id: expect.any(String), name: "Acme Web 001", subdomain: "acme-web-001", isDefault: true });
+    // The first seeded site: every field of the contract's site table, by the resource's names.
+    const seeded = sim.seed.sites.find((site) => site.projectId === project)!;
+    expect(seeded).toMatchObject({ name: "Acme Web 001", subdomain: "acme-web-001", is_default: true });
+    expect(sites[0]).toEqual(siteInfo(seeded));
     expect(sim.requests("sites.list")).toHaveLength(3);
     const { projects } = await getProjects({ workspaceId: DEFAULT_IDS.acmeWorkspace });
     expect(projects.map((p) => p.name).sort()).toEqual(["Acme Docs", "Acme Web"]);

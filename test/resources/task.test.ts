@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { task as lifecycle } from "../../provider/resources/task";
 import { withDefaults } from "../../provider/resources/with-defaults";
 import { DEFAULT_IDS } from "../../simulator/seed";
+import { NULL_TASK_OUTPUTS } from "../helpers";
 import { harness } from "./harness";
 import { daysAhead } from "../support/time";
 
@@ -51,7 +52,7 @@ describe("Task lifecycle", () => {
     const adopted = await task.create(ctx, { name, inputs: { ...inputs, adoptId: id } });
     expect(adopted).toEqual({
       id,
-      outs: { ...inputs, adoptId: id, nextRunAt: null, createdAt: null, updatedAt: null },
+      outs: { ...inputs, adoptId: id, ...NULL_TASK_OUTPUTS },
     });
     expect(messages.at(-1)!.message).toBe(
       `serviceapi: adopted Task "weekly" (id ${id}): recorded as the program declares it; nothing sent (the API cannot read tasks).`,

@@ -5,16 +5,8 @@
  */
 import { z } from "zod";
 import type { Product, ProductStatus } from "../../client";
-import {
-  PRODUCT_FIELD_NAMES,
-  PRODUCT_FIELD_SPECS,
-  productRequestValue,
-  uuid,
-  type ProductField,
-  type ProductFieldSpec,
-  type ProductSpecs,
-  type RequestValue,
-} from "../../contract/schemas";
+import { PRODUCT_FIELD_SPECS, uuid, type ProductField, type ProductSpecs } from "../../contract/schemas";
+import { apiFields, type DeclaredFields, type KeptFields as KeptFieldsOf } from "../api-fields";
 import { Failures, checkInputs } from "../checks";
 import type { Secret } from "../secret-output";
 import type { InputField, ResourceFields } from "../field-table";
@@ -25,14 +17,15 @@ import { UNCONFIRMED } from "../unconfirmed";
 const ON_DELETE = ["archive", "retain"] as const;
 export type ProductOnDelete = (typeof ON_DELETE)[number];
 
+/** The contract's product table (`PRODUCT_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
+export const PRODUCT = apiFields(PRODUCT_FIELD_SPECS);
+
 /**
  * What a program declares for each of the API's fields (the contract's table, `PRODUCT_FIELD_SPECS`):
  * a field a create requires is required; any other may be left out, or `null` where null is a value.
  * Each field's description is the table's, which the plugin schema, the SDKs and docs/resources.md show.
  */
-export type ProductFieldInputs = {
-  [K in ProductField as ProductSpecs[K]["create"] extends "required" ? K : never]: RequestValue<ProductSpecs[K]>;
-} & { [K in ProductField as ProductSpecs[K]["create"] extends "required" ? never : K]?: RequestValue<ProductSpecs[K]> };
+export type ProductFieldInputs = DeclaredFields<ProductSpecs>;
 
 /** What a program declares for a product (`ProductArgs` is this with `Input<…>` values). */
 export type ProductInputs = ProductFieldInputs & {
@@ -65,7 +58,7 @@ export type StoredProductInputs = Stored<ProductInputs>;
 export const RESTORE_STATUS = "__statusBeforeArchive";
 
 /** A product's fields as the service reports them (or as the state last recorded them): every field of the table. */
-export type KeptFields = Pick<Product, ProductField>;
+export type KeptFields = KeptFieldsOf<ProductSpecs>;
 export type LiveFields = KeptFields & { [RESTORE_STATUS]?: ProductStatus };
 
 /** The hidden output (the CLI hides `__` keys) of a product taken over: what it was then, and what this stack last set (`taken-over.ts`). */
@@ -120,18 +113,6 @@ export interface ProductOutputs extends Ownership, KeptFields {
   [RESTORE_STATUS]?: ProductStatus;
 }
 
-/** A field of the table as an input of the resource: its request schema, limits and description are the contract's. */
-function apiInput(field: ProductField): InputField {
-  const spec: ProductFieldSpec = PRODUCT_FIELD_SPECS[field];
-  return {
-    schema: productRequestValue(field).optional(),
-    ...(spec.create === "required" && { required: true }),
-    ...(spec.shownToPeople && { shownToPeople: true }),
-    ...(spec.value instanceof z.ZodEnum && { oneOf: spec.value.options as readonly string[] }),
-    description: spec.description,
-  };
-}
-
 /** The product's fields: what `check` refuses, what the plugin schema says, what docs/resources.md lists. */
 export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
   resource: "Product",
@@ -141,7 +122,7 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
     "only forgets it), and gives a product it took over (`adoptId`, an import) back as it found it.",
   inputs: {
     projectId: { schema: uuid, required: true, replaces: true, description: "The project the product belongs to (a UUID)." },
-    ...(Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, apiInput(field)])) as Record<ProductField, InputField>),
+    ...(PRODUCT.inputFields() as Record<ProductField, InputField>),
     onDelete: {
       schema: z.enum(ON_DELETE),
       oneOf: ON_DELETE,
@@ -163,9 +144,9 @@ export const PRODUCT_FIELDS: ResourceFields<ProductInputs> = {
 };
 
 /** Fields where leaving the input out means "no value": removing one from the program sends `null` (the table's `nullable`). */
-export const NULLABLE: readonly ProductField[] = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].nullable);
+export const NULLABLE = PRODUCT.nullable as readonly ProductField[];
 /** Fields a create cannot carry (the table's `create: false`): set by one PATCH after the POST. */
-export const UPDATE_ONLY = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create === false) as UpdateOnlyField[];
+export const UPDATE_ONLY = PRODUCT.updateOnly as readonly UpdateOnlyField[];
 
 /**
  * Every problem with a product's inputs, each naming the field, the problem and the limit, never
@@ -180,7 +161,7 @@ export function productInputFailures(news: Values): CheckFailure[] {
 
 /** Every field of the table as `record` holds it, `null` for a field it lacks (a response may omit one the spec does not require). */
 export function keptFields(record: Partial<KeptFields>): KeptFields {
-  return Object.fromEntries(PRODUCT_FIELD_NAMES.map((field) => [field, record[field] ?? null])) as KeptFields;
+  return PRODUCT.kept(record) as KeptFields;
 }
 
 /** The state of a product: the record's fields, and what only the stack knows (projectId, onDelete, adoptId, the declared names). */
@@ -197,10 +178,12 @@ export function outputs(record: LiveFields & Pick<Product, "type">, desired: Sto
 
 /** The placeholder's state: what the program declared for the fields a create carries, as nothing came back from the service. */
 export function unconfirmedOutputs(desired: StoredProductInputs): Omit<ProductOutputs, "type" | UpdateOnlyField> {
-  const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
   return {
     projectId: desired.projectId,
-    ...(Object.fromEntries(sent.map((field) => [field, desired[field] ?? null])) as Omit<KeptFields, UpdateOnlyField>),
+    ...(Object.fromEntries(PRODUCT.created.map((field) => [field, desired[field as ProductField] ?? null])) as Omit<
+      KeptFields,
+      UpdateOnlyField
+    >),
     onDelete: desired.onDelete ?? "archive",
     [DECLARED]: declaredKeys(desired),
   };

@@ -6,7 +6,6 @@
  * a product taken over gets back at delete (`taken-over.ts`).
  */
 import type { CreateProductBody, Product, UpdateProductBody } from "../../client";
-import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, type ProductField } from "../../contract/schemas";
 import { isUnknown } from "../checks";
 import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound } from "../errors";
@@ -17,6 +16,7 @@ import { isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, 
 import { adopt, claimAdoption, claimManaged, previewAdoption } from "./adopt";
 import {
   ADOPTED_WITHOUT_RECORD,
+  PRODUCT,
   PRODUCT_FIELDS,
   UPDATE_ONLY,
   outputs,
@@ -120,7 +120,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
   logCreated(ctx, "Product", created.id, name);
   // The create body cannot carry every field (`create: false` in the contract's table: status), so a
   // declared value that differs from the new record's needs one PATCH more.
-  const later = pick(
+  const later = PRODUCT.declared(
     desired,
     UPDATE_ONLY.filter((field) => desired[field] !== (created[field] ?? null)),
   ) as UpdateProductBody;
@@ -141,12 +141,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
 
 /** The POST body: the project and every declared field a create carries (the contract's table), so a field added there is sent without more code. */
 function createBody(desired: StoredProductInputs): CreateProductBody {
-  const sent = PRODUCT_FIELD_NAMES.filter((field) => PRODUCT_FIELD_SPECS[field].create !== false);
-  return { projectId: desired.projectId, ...pick(desired, sent) } as CreateProductBody;
-}
-
-function pick(desired: StoredProductInputs, fields: readonly ProductField[]): Partial<StoredProductInputs> {
-  return Object.fromEntries(fields.filter((field) => desired[field] !== undefined).map((field) => [field, desired[field]]));
+  return { projectId: desired.projectId, ...PRODUCT.declared(desired, PRODUCT.created) } as CreateProductBody;
 }
 
 async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredProductInputs, ProductOutputs>) {

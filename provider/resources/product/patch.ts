@@ -5,23 +5,19 @@
  * validates the body against the contract and sends it.
  */
 import type { KnownProductStatus, ProductStatus, UpdateProductBody } from "../../client";
-import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, PRODUCT_STATUSES } from "../../contract/schemas";
+import { PRODUCT_STATUSES } from "../../contract/schemas";
 import { isUnknown } from "../checks";
 import { shown } from "../messages";
-import { RESTORE_STATUS, type StoredProductInputs, type LiveFields } from "./inputs-and-state";
+import { PRODUCT, RESTORE_STATUS, type StoredProductInputs, type LiveFields } from "./inputs-and-state";
 
 /**
- * The smallest PATCH that makes `current` match the program, walking the contract's field table:
- * only fields that differ; a nullable field the program leaves out becomes `null`; any other field
- * left out (`status`) is not managed — except that a status archived behind Pulumi's back is set
- * back (`RESTORE_STATUS`).
+ * The smallest PATCH that makes `current` match the program, walking the contract's field table
+ * (`api-fields.ts`, as for every type): only fields that differ; a nullable field the program leaves
+ * out becomes `null`; any other field left out (`status`) is not managed — except that a status
+ * archived behind Pulumi's back is set back (`RESTORE_STATUS`), the product's own rule.
  */
 export function buildProductPatch(current: LiveFields, desired: Partial<StoredProductInputs>): UpdateProductBody {
-  const patch: Record<string, unknown> = {};
-  for (const field of PRODUCT_FIELD_NAMES) {
-    const want = PRODUCT_FIELD_SPECS[field].nullable ? (desired[field] ?? null) : desired[field];
-    if (want !== undefined && want !== (current[field] ?? null)) patch[field] = want;
-  }
+  const patch = PRODUCT.patch(current, desired);
   const restore = current[RESTORE_STATUS];
   if (desired.status === undefined && current.status === "archived" && isKnownStatus(restore) && restore !== "archived")
     patch.status = restore;

@@ -5,7 +5,6 @@
  * `pulumi import` prints matches the record.
  */
 import type { Product } from "../../client";
-import { PRODUCT_FIELD_NAMES, PRODUCT_FIELD_SPECS, productRequestValue, type ProductField } from "../../contract/schemas";
 import type { ProviderContext } from "../context";
 import { UserError, isNotFound, withAdvice } from "../errors";
 import { projectAndRecordId } from "../import-id";
@@ -14,7 +13,7 @@ import { label } from "../messages";
 import { DECLARED, declaredKeys, refreshedInputs } from "../stored-state";
 import { isUnconfirmed } from "../unconfirmed";
 import { managedElsewhere } from "./managed-elsewhere";
-import { NULLABLE, RESTORE_STATUS, outputs, type StoredProductInputs, type ProductOutputs } from "./inputs-and-state";
+import { NULLABLE, PRODUCT, RESTORE_STATUS, outputs, type StoredProductInputs, type ProductOutputs } from "./inputs-and-state";
 import { ownershipAfter, tookOver } from "./taken-over";
 
 export async function read(ctx: ProviderContext, { name, id, state }: ReadRequest<ProductOutputs>): Promise<ReadResult<ProductOutputs>> {
@@ -59,20 +58,8 @@ export async function read(ctx: ProviderContext, { name, id, state }: ReadReques
 }
 
 /**
- * A live value that becomes an input at import: a required field's always; a nullable field's when
- * it has one (left out, the next `up` would clear it); any other's when this package can send it
- * (a status newer than this package is left out: not managed).
- */
-function importable(field: ProductField, value: unknown): boolean {
-  const spec = PRODUCT_FIELD_SPECS[field];
-  if (spec.create === "required") return true;
-  if (value === null || value === undefined) return false;
-  return spec.nullable || productRequestValue(field).safeParse(value).success;
-}
-
-/**
- * Takes an existing product into the stack: its live fields become the inputs (each field
- * `importable` says), so the code `pulumi import` prints matches it — unless
+ * Takes an existing product into the stack: its live fields become the inputs (each field the
+ * table's rule takes: `PRODUCT.imported`), so the code `pulumi import` prints matches it — unless
  * another stack of the state backend manages it (refused, or a warning: `managed-elsewhere.ts`).
  */
 export async function importRecord(ctx: ProviderContext, { name, id, hint }: ImportRequest): Promise<ReadResult<ProductOutputs>> {
@@ -91,7 +78,7 @@ export async function importRecord(ctx: ProviderContext, { name, id, hint }: Imp
   ctx.ledger.noteImported("Product", recordId);
   const live = {
     ...(projectId !== undefined && { projectId }),
-    ...Object.fromEntries(PRODUCT_FIELD_NAMES.filter((key) => importable(key, record[key])).map((key) => [key, record[key]])),
+    ...PRODUCT.imported(record),
     ...(hint.onDelete === "retain" && { onDelete: "retain" as const }),
   } as StoredProductInputs;
   const declared = declaredKeys(live);

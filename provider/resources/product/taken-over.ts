@@ -26,10 +26,12 @@ import type { Values } from "../lifecycle";
 import { migrateState } from "../state-migrations";
 import { DECLARED } from "../stored-state";
 import { recordGiveBack } from "./write-file";
-import { PRODUCT_FIELD_NAMES, productRequestValue, type ProductField } from "../../contract/schemas";
+import { PRODUCT_FIELD_NAMES, type ProductField } from "../../contract/schemas";
+import { givingBack } from "../api-fields";
 import {
   ADOPTED_WITHOUT_RECORD,
   CREATED_HERE,
+  PRODUCT,
   TAKEN_OVER,
   keptFields,
   type StoredProductInputs,
@@ -132,15 +134,11 @@ export interface GiveBackPlan {
  */
 export function giveBackPlan(record: TakenOver, now: Partial<KeptFields>): GiveBackPlan {
   const changed = PRODUCT_FIELD_NAMES.filter((key) => !same(record.found[key], record.set[key]));
-  const plan: GiveBackPlan = { changed, body: {}, fields: [], since: [] };
-  for (const key of changed) {
+  // The rule every type's give-back follows (`api-fields.ts`), over the fields this stack changed.
+  const { since, back } = givingBack(PRODUCT, changed, record.found, record.set, now);
+  const plan: GiveBackPlan = { changed, body: {}, fields: [], since: since as ProductField[] };
+  for (const key of back as ProductField[]) {
     const found = record.found[key];
-    if (same(now[key], found)) continue;
-    // Changed since this stack set it, or a value this package cannot send (a status newer than it).
-    if (!same(now[key], record.set[key]) || !productRequestValue(key).safeParse(found).success) {
-      plan.since.push(key);
-      continue;
-    }
     if (key === "status" && raisesLiveness(now.status, found)) {
       plan.keptStatus = { status: String(now.status), found: String(found) };
       continue;

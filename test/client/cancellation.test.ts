@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AbortError, RequestValidationError, ServiceApiClient, TimeoutError } from "../../provider/client";
 import { DEFAULT_IDS } from "pulumi-serviceapi-simulator";
 import { VirtualClock, clientFor, rejectionOf, simulator, until } from "../helpers";
@@ -86,11 +86,13 @@ describe("per-request options and cancellation", () => {
   it("timeoutMs and maxRetries can be set per call", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim, { timeoutMs: 10_000, maxRetries: 3 });
-    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 500, times: 5 });
-    const err = await rejectionOf(client.listProjects({}, { timeoutMs: 50, maxRetries: 1 }).toArray());
+    // Margins for a busy machine: a request must reach the simulator well within the timeout, and the delay is far beyond it.
+    sim.addFault({ operation: "projects.list", kind: "delay", delayMs: 5_000, times: 5 });
+    const err = await rejectionOf(client.listProjects({}, { timeoutMs: 400, maxRetries: 1 }).toArray());
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(err.message).toBe("projects.list failed: no response within 50 ms (2 attempts)");
-    expect(sim.requests("projects.list")).toHaveLength(2);
+    expect(err.message).toBe("projects.list failed: no response within 400 ms (2 attempts)");
+    // The second attempt may be logged by the simulator a moment after the client gave up on it.
+    await vi.waitFor(() => expect(sim.requests("projects.list")).toHaveLength(2), { timeout: 5_000 });
   });
 
   it("list queries are validated when the list is made, not on first iteration", () => {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ServiceApiClient, type ProductRecord } from "../../provider";
 import { DEFAULT_IDS } from "../../simulator/seed";
+import { otherStacksText } from "../../provider/resources/tool-protocol";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { engineSuite, step } from "./suite";
 import { ENGINE_TIMEOUT_MS, EngineStack, expectFailure, wire, type Run } from "../../scripts/engine/driver";
@@ -225,7 +226,7 @@ describe("an adoption of a product another stack of the backend manages", { time
     mkdirSync(join(backend, ".pulumi", "stacks", "broken"), { recursive: true });
     writeFileSync(join(backend, ".pulumi", "stacks", "broken", "x.json"), "{ not json");
     const index = join(backend, "..", "other-stacks.json");
-    writeFileSync(index, JSON.stringify({ [id]: [{ stack: "organization/catalog/shard-7", name: "pro-7" }] }));
+    writeFileSync(index, otherStacksText({ [id]: [{ stack: "organization/catalog/shard-7", name: "pro-7" }] }));
 
     const second = await team2(first);
     await second.setSpec({ products: { "pro-plan": { projectId: project, title: "Pro plan", adoptId: id } } });

@@ -194,7 +194,7 @@ export function formatReport(run: RunReport): string {
       `${removed} ${done ? "removed" : "to remove"}` +
       (removed > 0
         ? ` (${REMOVED.filter((op) => t.ops[op] > 0)
-            .map((op) => `${t.ops[op]} ${OPS[op].past}`)
+            .map((op) => `${t.ops[op]} ${done ? OPS[op].past : OPS[op].future}`)
             .join(", ")})`
         : "") +
       extra.map((e) => `, ${e}`).join("") +

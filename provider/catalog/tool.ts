@@ -147,7 +147,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
     return EXIT.ok;
   }
   io.out(
-    `${discovery.catalog.size} products in ${deploy.target.stacks().length} stack(s) of at most ${options.stackSize}` +
+    `${countsText(countByKind([...discovery.catalog.values()]))} in ${deploy.target.stacks().length} stack(s) of at most ${options.stackSize}` +
       (fresh ? " (no stack yet: `up` creates them)" : ""),
   );
   for (const s of deploy.splits) {

@@ -8,7 +8,7 @@
  * shown to fire on a copy broken on purpose. Then: the commands and options it runs are the tool's,
  * and the fields it reads are the ones `plan --json` prints. Pure: no Pulumi CLI, no service.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateWorkflow } from "@action-validator/core";
@@ -497,5 +497,24 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     const planStep = workflow.jobs.plan!.steps.find((s) => s.id === "plan")!.run!;
     const written = [...planStep.matchAll(/echo "([a-z-]+)=/g)].map((m) => m[1]);
     expect(Object.keys(workflow.jobs.plan!.outputs!).sort()).toEqual([...written].sort());
+    // The same plan as text: counts in words that agree with their number.
+    const text: string[] = [];
+    expect(await runPlan({ ...options_, json: false }, workspaces, { out: (t) => text.push(t), err: () => {} })).toBe(0);
+    expect(text.filter((line) => / \(\d+ products?\)$| stack\(s\) of at most /.test(line))).toEqual([
+      "10 products in 3 stack(s) of at most 250 (no stack yet: `up` creates them)",
+      "  catalog-add-ons.all (4 products)",
+      "  catalog-legacy.all (2 products)",
+      "  catalog-plans.all (4 products)",
+    ]);
+    // One of a kind is said in the singular (a new team read "1 products").
+    text.length = 0;
+    const one = join(state, "one");
+    mkdirSync(one);
+    writeFileSync(join(one, "plans.yaml"), "starter:\n  project: Acme Web\n  title: Starter\n");
+    expect(await runPlan({ ...options_, json: false, catalogDir: one }, workspaces, { out: (t) => text.push(t), err: () => {} })).toBe(0);
+    expect(text.slice(0, 1).concat(text.filter((line) => line.startsWith("  ")))).toEqual([
+      "1 product in 1 stack(s) of at most 250 (no stack yet: `up` creates them)",
+      "  catalog-plans.all (1 product)",
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Files of one JSON value per line, appended to by a process that may be killed mid-line and read
- * back by another: the create journal (`journal.ts`), the adoptions' fields for the catalog's report
- * (`product/write-file.ts`) and the catalog import's reads (`catalog/import.ts`).
+ * back by another: the create journal (`journal.ts`), the writes file for the catalog's report
+ * (`product/write-file.ts`: each adoption's and give-back's fields) and the catalog import's reads (`catalog/import.ts`).
  */
 import { appendFileSync } from "node:fs";
 

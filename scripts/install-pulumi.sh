@@ -27,11 +27,18 @@ version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ];
 write_launcher() {
   # The engine starts the dynamic-provider plugin in the program's directory; it runs the SDK's
   # own dynamic provider from the program's node_modules, as the official distribution's launcher does.
-  cat > "$1/pulumi-resource-pulumi-nodejs" <<'EOF'
-#!/bin/sh
-exec node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider "$@"
-EOF
-  chmod +x "$1/pulumi-resource-pulumi-nodejs"
+  # Every engine test file runs this script while other files' engines exec the launcher: rewriting
+  # it in place made such an exec fail with "text file busy". So it is left alone when it is already
+  # right, and otherwise replaced whole (a new file renamed over it; a running exec keeps the old one).
+  local file="$1/pulumi-resource-pulumi-nodejs"
+  local want='#!/bin/sh
+exec node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider "$@"'
+  if [[ -x "$file" && "$(cat "$file")" == "$want" ]]; then return 0; fi
+  local tmp
+  tmp=$(mktemp "$1/.launcher.XXXXXX")
+  printf '%s\n' "$want" >"$tmp"
+  chmod 755 "$tmp"
+  mv -f "$tmp" "$file"
 }
 
 has_hosts() { [[ -x "$1/pulumi-language-nodejs" && -x "$1/pulumi-language-yaml" ]]; }

@@ -9,7 +9,7 @@ import type { ResourceFields } from "../resources/field-table";
 // The field tables by module, not through the resources' indexes: the stacks' program (a process per stack) reads
 // this table, and must not load the lifecycles (`program.ts`).
 import { PRODUCT_FIELDS } from "../resources/product/inputs-and-state";
-import { DYNAMIC_PRODUCT_TYPE, isProductResource, type RecordedResource } from "../resources/product/recorded";
+import { isProductResource, type RecordedResource } from "../resources/product/recorded";
 import { SITE_FIELDS } from "../resources/site";
 import { TASK_FIELDS } from "../resources/task";
 
@@ -29,28 +29,21 @@ export interface KindSpec {
   noun: [string, string];
 }
 
+/** A kind's spec from its resource's name: the dynamic face names its type and module after it (`dynamic/product.ts`). */
+function kind(resource: KindSpec["resource"], fields: ResourceFields<never>, noun: [string, string]): KindSpec {
+  return {
+    resource,
+    fields,
+    type: `pulumi-nodejs:dynamic/serviceapi:${resource}`,
+    module: `pulumi-serviceapi/dynamic/${resource.toLowerCase()}`,
+    noun,
+  };
+}
+
 export const KIND: Readonly<Record<Kind, KindSpec>> = {
-  product: {
-    resource: "Product",
-    fields: PRODUCT_FIELDS as ResourceFields<never>,
-    type: DYNAMIC_PRODUCT_TYPE,
-    module: "pulumi-serviceapi/dynamic/product",
-    noun: ["product", "products"],
-  },
-  site: {
-    resource: "Site",
-    fields: SITE_FIELDS as ResourceFields<never>,
-    type: "pulumi-nodejs:dynamic/serviceapi:Site",
-    module: "pulumi-serviceapi/dynamic/site",
-    noun: ["site", "sites"],
-  },
-  task: {
-    resource: "Task",
-    fields: TASK_FIELDS as ResourceFields<never>,
-    type: "pulumi-nodejs:dynamic/serviceapi:Task",
-    module: "pulumi-serviceapi/dynamic/task",
-    noun: ["task", "tasks"],
-  },
+  product: kind("Product", PRODUCT_FIELDS as ResourceFields<never>, ["product", "products"]),
+  site: kind("Site", SITE_FIELDS as ResourceFields<never>, ["site", "sites"]),
+  task: kind("Task", TASK_FIELDS as ResourceFields<never>, ["task", "tasks"]),
 };
 
 /** The kind of a record in a catalog stack's state; undefined for anything else (the stack itself, its providers). */

@@ -202,7 +202,7 @@ function faces(): Face[] {
 }
 
 /**
- * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000] [--faces=…]`: a section
+ * `node dist/bench/engine.js [section] [--sizes=200,1000] [--postgres-sizes=1000] [--catalog-products=120] [--catalog-stack-size=30] [--faces=…]`: a section
  * (`pacing`, `plugin`, `scale`, `catalog`, or `parallel`: the scale section's `--parallel` part) runs alone;
  * none runs every section.
  */
@@ -223,9 +223,12 @@ async function main(): Promise<void> {
   if (only === undefined || only === "scale")
     await scale({ sizes: sizes("sizes", [200, 1000]), postgresSizes: sizes("postgres-sizes", [1000]), faces: faces() });
   if (only === undefined || only === "catalog") {
+    // CI's smoke run passes smaller sizes (.ci/run): few stacks, as each costs its processes.
+    const products = sizes("catalog-products", [120])[0]!;
+    const stackSize = sizes("catalog-stack-size", [Math.max(1, Math.floor(products / 4))])[0]!;
     await catalogBench(
-      ["--products", "120", "--anchor", "60", "--stack-size", "30"],
-      "\n5. The catalog tool (serviceapi-catalog) at 120 products in stacks of at most 30: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)",
+      ["--products", String(products), "--anchor", String(Math.floor(products / 2)), "--stack-size", String(stackSize)],
+      `\n5. The catalog tool (serviceapi-catalog) at ${products} products in stacks of at most ${stackSize}: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)`,
     );
   }
   if (only === "parallel") await parallelism(Math.min(...sizes("sizes", [200])));

@@ -59,7 +59,7 @@ async function run(sim: Simulator): Promise<EngineStack> {
     const up = await engine.up().catch((e: FailedRun) => {
       throw fail("1 up", e.message, "up");
     });
-    const out = up.result.outputs;
+    const out = await engine.outputs();
     say(`   Created: ${JSON.stringify(up.result.summary.resourceChanges)}`);
     say(`   Products: ${JSON.stringify(out.productStatuses?.value)}`);
     say(`   Site subdomain: ${out.siteSubdomain?.value}, renamed from ${JSON.stringify(out.siteOriginalName?.value)}`);

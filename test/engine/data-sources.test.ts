@@ -30,8 +30,8 @@ describe("data sources under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, ()
           siteSubdomain: "acme-web-002",
         },
       });
-      const up = await engine.up();
-      const found = up.result.outputs.found!.value as Record<string, unknown>;
+      await engine.up();
+      const found = (await engine.outputs()).found!.value as Record<string, unknown>;
       expect(found.project).toEqual({ id: DEFAULT_IDS.acmeDocs, name: "Acme Docs", workspaceId: DEFAULT_IDS.acmeWorkspace });
       expect(found.projectCount).toBe(2);
       expect(found.siteCount).toBe(250);

@@ -23,7 +23,7 @@ describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const engine = await newStack({ program: join(REPO, "examples", "quickstart") });
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 6 });
-    const out = up.result.outputs;
+    const out = await engine.outputs();
     expect(out.productStatuses!.value).toEqual({ pro: "active", legacy: "archived", enterprise: "draft" });
     expect(out.siteSubdomain!.value).toBe("acme-web-001");
     expect(out.siteOriginalName!.value).toBe("Acme Web 001");
@@ -51,7 +51,7 @@ describe("examples under the Pulumi CLI", { timeout: ENGINE_TIMEOUT_MS }, () => 
     const engine = await newStack({ program });
     const up = await engine.up();
     expect(up.result.summary.resourceChanges).toEqual({ create: 4 });
-    expect(Object.keys(up.result.outputs.products!.value as object).sort()).toEqual(["pro", "starter", "team"]);
+    expect(Object.keys((await engine.outputs()).products!.value as object).sort()).toEqual(["pro", "starter", "team"]);
 
     writeFileSync(
       join(engine.dir, "bad.yaml"),

@@ -76,7 +76,7 @@ describe("the plugin archive, installed with pulumi plugin install --file", { ti
       const up = await engine.up();
       expect(up.result.summary.resourceChanges).toEqual({ create: 5 });
       expect(productTitles(sim)).toEqual(CATALOG_EXAMPLE_TITLES);
-      expect(up.result.outputs.proPlanStatus!.value).toBe("active");
+      expect((await engine.outputs()).proPlanStatus!.value).toBe("active");
 
       sim.clearRequests();
       const preview = await engine.preview();

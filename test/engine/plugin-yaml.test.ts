@@ -47,7 +47,7 @@ describe("the plugin under Pulumi YAML", { timeout: ENGINE_TIMEOUT_MS }, () => {
       for (const p of products) expect(messages).toContain(`serviceapi: created Product "${p.urn.split("::").pop()}" ${p.id}`);
       // The lookups are functions of the plugin: one projects.list, one sites.list page set.
       expect(wire(sim).filter((c) => c.operation === "projects.list")).toHaveLength(1);
-      expect(up.result.outputs.proPlanStatus!.value).toBe("active");
+      expect((await engine.outputs()).proPlanStatus!.value).toBe("active");
       // No __provider in state: the plugin is found by its name, not by serialized code.
       expect(engine.stateFileText()).not.toContain("__provider");
     });

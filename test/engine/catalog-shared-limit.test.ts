@@ -134,16 +134,15 @@ describe("two runners share the rate limit through PostgreSQL", { timeout: ENGIN
     const env = { PULUMI_BACKEND_URL: users[0]!.env.PULUMI_BACKEND_URL!, SERVICEAPI_RATE_LIMIT_STORE: store.url() };
     const before = sim.counts().products;
     const runs = await deploy("stop-", env, async () => {
-      // Stopped once both runners have used it: the second's first create comes after it met the
-      // store (a busy machine can start it later than the first runner's 30th request).
+      // Stopped once both runners have used it (the second's first create comes after it met the
+      // store), while both still have work: a busy machine can take long to start the second, so
+      // until then the service answers one request in 2 s, and the first cannot finish alone.
+      sim.setRateLimit({ limit: 1, windowMs: 2 * WINDOW_MS });
       const secondRunner = (r: { operation: string | null; body: unknown }) =>
         r.operation === "products.create" && /^[cd] /.test(String((r.body as { title?: unknown } | null)?.title));
-      await until(
-        "30 requests, 3 of them the second runner's creates, to reach the service",
-        () => sim.requests().length >= 30 && sim.requests().filter(secondRunner).length >= 3,
-        300_000,
-      );
+      await until("3 of the second runner's creates to reach the service", () => sim.requests().filter(secondRunner).length >= 3, 300_000);
       await store.stop();
+      sim.setRateLimit({ limit: LIMIT, windowMs: WINDOW_MS });
     });
     const where = `PostgreSQL at 127.0.0.1:${new URL(store.url()).port}/pulumi (SERVICEAPI_RATE_LIMIT_STORE)`;
     for (const run of runs) {

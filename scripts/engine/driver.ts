@@ -225,10 +225,11 @@ export class EngineStack {
 
   /**
    * After an up, refresh or destroy the Automation API reads back what it did with three more CLI
-   * processes — `stack history` for the summary, `stack output` twice for the outputs — about a third
-   * of an engine file's CPU, on a machine where CPU is what the engine tier waits for. The summary is
-   * the engine's own summary event of the same run (the counts `stack history` would report); the
-   * outputs are read when a test asks for them, with `outputs()`.
+   * processes — `stack history` for the summary, `stack output` twice for the outputs — with the
+   * per-key `config set`s, about a quarter of a driver-based file's CPU (CONTRIBUTING, "The CI
+   * budget"). The catalog tool drops the same reads (`withoutResultReads`, provider/catalog/workspace.ts),
+   * but a test reads the summary: here it is the engine's own summary event of the same run (the
+   * counts `stack history` would report), and outputs are read when a test asks, with `outputs()`.
    */
   #readBackFromEvents(): void {
     const stack = this.#stack;

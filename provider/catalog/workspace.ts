@@ -11,12 +11,21 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand, Stack, StackAlreadyExistsError } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
 import { TAKEN_OVER, type TakenOver } from "../resources/product";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
 import { CatalogError } from "./errors";
 import { PRODUCTS_ENV, writeProgramInput, type ProgramItem } from "./program-input";
+
+/**
+ * The Automation API, loaded at its first use: it loads the whole Pulumi SDK (TypeScript, npm's
+ * package tools — about 1 s of CPU), which `plan`, `report`, `where`, `--help` and every refusal
+ * before a stack runs do not need.
+ */
+type Automation = typeof import("@pulumi/pulumi/automation");
+let automationModule: Promise<Automation> | undefined;
+const automation = (): Promise<Automation> => (automationModule ??= import("@pulumi/pulumi/automation"));
 
 /**
  * Pulumi's PostgreSQL backend (3.248) reads the stacks of `pulumi stack ls` with
@@ -127,11 +136,13 @@ export class Workspaces {
 
   /** The `pulumi` on PATH (the Automation API checks its version once). */
   cli(): Promise<PulumiCommand> {
-    this.#cli ??= PulumiCommand.get().catch((error: unknown) => {
-      throw new CatalogError(
-        `the Pulumi CLI is needed (${String((error as Error).message ?? error).split("\n")[0]}): install it (https://www.pulumi.com/docs/install/) and put it on PATH`,
-      );
-    });
+    this.#cli ??= automation()
+      .then(({ PulumiCommand }) => PulumiCommand.get())
+      .catch((error: unknown) => {
+        throw new CatalogError(
+          `the Pulumi CLI is needed (${String((error as Error).message ?? error).split("\n")[0]}): install it (https://www.pulumi.com/docs/install/) and put it on PATH`,
+        );
+      });
     return this.#cli;
   }
 
@@ -177,6 +188,7 @@ export class Workspaces {
       env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, items });
     }
     const ws = await this.#workspace(dir, env);
+    const { Stack, StackAlreadyExistsError } = await automation();
     if (exists === true) {
       // The tool has just read this stack in the backend, and every command it runs names the stack
       // (`--stack`): a `pulumi stack select` would only look it up again — one more process, about
@@ -226,6 +238,7 @@ export class Workspaces {
     const self = join(dir, "node_modules", "pulumi-serviceapi");
     if (!existsSync(self)) symlinkSync(join(__dirname, "..", "..", ".."), self, "dir");
     for (const [file, text] of Object.entries(projectFiles(this.#options))) writeFileSync(join(dir, file), text);
+    const { LocalWorkspace } = await automation();
     return LocalWorkspace.create({
       workDir: dir,
       pulumiCommand: await this.cli(),

@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +63,22 @@ describe("serviceapi-catalog, the bin", () => {
       stdout: "",
       stderr: `serviceapi-catalog: needs Node.js 22.19 or later; this is Node.js ${version} (/usr/bin/node). Put a newer node first on PATH.\n`,
     });
+  });
+
+  it.each([
+    ["--help", ["--help"], EXIT.ok],
+    ["a refusal before any stack (no catalog folder)", ["plan", "--catalog", join(scratch, "no-such-catalog")], EXIT.refused],
+  ])("%s loads no Pulumi SDK: it answers in a fraction of the second a stack run's SDK costs", (_, args, code) => {
+    // The Automation API loads the whole SDK (about 1 s of CPU); only a command that runs stacks needs it.
+    const loaded = join(scratch, `loaded-${randomUUID()}.json`);
+    const hook = join(scratch, `hook-${randomUUID()}.js`);
+    writeFileSync(
+      hook,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(Object.keys(require.cache).filter((f) => f.includes("/@pulumi/pulumi/")))));\n`,
+    );
+    const run = spawnSync(process.execPath, ["--require", hook, BIN, ...args], { env: env(randomUUID()), encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(code);
+    expect(JSON.parse(readFileSync(loaded, "utf8"))).toEqual([]);
   });
 
   it.each([

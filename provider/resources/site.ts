@@ -21,17 +21,7 @@ import { announceDiff, label } from "./messages";
 import { revealed, secret, type Secret } from "./secret-output";
 import { DECLARED, declaredKeys, refreshedInputs, type Stored } from "./stored-state";
 import type { ProviderContext } from "./context";
-import type {
-  CheckFailure,
-  CheckRequest,
-  CreateRequest,
-  DeleteRequest,
-  DiffRequest,
-  ImportRequest,
-  Lifecycle,
-  ReadRequest,
-  UpdateRequest,
-} from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 /** The contract's site table (`SITE_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
 export const SITE = apiFields(SITE_FIELD_SPECS);
@@ -177,7 +167,7 @@ async function patchSite(ctx: ProviderContext, projectId: string, siteId: string
  * project. Finding out is a read (the project's listing, which the create then reuses), so it fails
  * the preview, not the deploy.
  */
-async function check(ctx: ProviderContext, { olds, news }: CheckRequest<StoredSiteInputs>): Promise<CheckFailure[]> {
+async function check(ctx: ProviderContext, { olds, news }: lifecycle.CheckRequest<StoredSiteInputs>): Promise<lifecycle.CheckFailure[]> {
   const takesOver = olds.siteId !== news.siteId || olds.projectId !== news.projectId;
   if (!takesOver || isUnknown(news.siteId) || isUnknown(news.projectId)) return [];
   const { site, count } = await findSite(ctx, news.projectId, news.siteId);
@@ -192,7 +182,7 @@ async function check(ctx: ProviderContext, { olds, news }: CheckRequest<StoredSi
   ];
 }
 
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<StoredSiteInputs, SiteOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: lifecycle.DiffRequest<StoredSiteInputs, SiteOutputs>) {
   const replaces = replacedInputs(SITE_FIELDS, olds, news);
   const patched = Object.keys(SITE.patch(olds, news)).map(SITE.property);
   if (replaces.length === 0 && patched.length > 0) announceDiff(ctx, label("Site", id, name), patched, planning);
@@ -206,7 +196,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
 }
 
 /** Takes the site over: one PATCH of the fields that differ from the program (none: nothing sent), what it was kept to give back. */
-async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredSiteInputs>) {
+async function create(ctx: ProviderContext, { name, inputs: desired }: lifecycle.CreateRequest<StoredSiteInputs>) {
   const { site, count } = await findSite(ctx, desired.projectId, desired.siteId);
   if (!site) {
     // Checked at preview; the site left the project since.
@@ -220,7 +210,7 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
   return { id: site.id, outs: { ...outputs(current, desired, originalsOf(site)), ...lastSet(current, desired) } };
 }
 
-async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredSiteInputs, SiteOutputs>) {
+async function update(ctx: ProviderContext, { name, id, olds, news }: lifecycle.UpdateRequest<StoredSiteInputs, SiteOutputs>) {
   const patch = SITE.patch(olds, news);
   // Nothing the API holds changed (only restoreNameOnDelete, say): recorded without a request.
   if (Object.keys(patch).length === 0) {
@@ -232,7 +222,7 @@ async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequ
 }
 
 /** Drift in the table's fields (and a vanished site) from the shared per-project listing. */
-async function read(ctx: ProviderContext, { id, state }: ReadRequest<SiteOutputs>) {
+async function read(ctx: ProviderContext, { id, state }: lifecycle.ReadRequest<SiteOutputs>) {
   const { site } = await findSite(ctx, state.projectId, state.siteId);
   if (!site) return {};
   const stored = { projectId: state.projectId, siteId: state.siteId, restoreNameOnDelete: state.restoreNameOnDelete };
@@ -260,7 +250,7 @@ function renamed(fields: readonly string[]): boolean {
  * keeps that value: the one this stack found would undo the other's change, and the other stack's
  * own destroy gives back the value *it* found (this stack's), not the one before both.
  */
-async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: DeleteRequest<SiteOutputs>): Promise<void> {
+async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: lifecycle.DeleteRequest<SiteOutputs>): Promise<void> {
   const name = label("Site", id, logicalName);
   if (ctx.ledger.importedThisRun("Site", props.siteId)) {
     ctx.info(
@@ -373,7 +363,7 @@ function outputs(site: Site, desired: Partial<StoredSiteInputs>, found: Record<s
  * Takes an existing site into the stack as it is now, which is also what it gets back on delete
  * (what it was before someone else changed it cannot be known).
  */
-async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
+async function importRecord(ctx: ProviderContext, { id, hint }: lifecycle.ImportRequest) {
   const { projectId, recordId } = projectAndRecordId("Site", id, hint);
   const { site, count } = await findSite(ctx, projectId, recordId);
   if (!site) {
@@ -388,6 +378,6 @@ async function importRecord(ctx: ProviderContext, { id, hint }: ImportRequest) {
   return { id: site.id, props, inputs: refreshedInputs(props[DECLARED], live, []) };
 }
 
-type SiteLifecycle = Lifecycle<StoredSiteInputs, SiteOutputs>;
+type SiteLifecycle = lifecycle.Lifecycle<StoredSiteInputs, SiteOutputs>;
 
 export const site: SiteLifecycle = { fields: SITE_FIELDS, check, diff, create, read, update, remove, importRecord };

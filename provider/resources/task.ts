@@ -16,16 +16,7 @@ import { label, logCreated } from "./messages";
 import type { Stored } from "./stored-state";
 import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
 import type { ProviderContext } from "./context";
-import type {
-  CheckFailure,
-  CheckRequest,
-  CreateRequest,
-  DeleteRequest,
-  DiffRequest,
-  ImportRequest,
-  Lifecycle,
-  UpdateRequest,
-} from "./lifecycle";
+import type * as lifecycle from "./lifecycle";
 
 /** The contract's task table (`TASK_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
 export const TASK = apiFields(TASK_FIELD_SPECS);
@@ -83,7 +74,7 @@ export const TASK_FIELDS: ResourceFields<TaskInputs> = {
 const NOTHING_REPORTED = TASK.kept({}) as KeptFields<TaskSpecs>;
 
 /** The schedule, judged now, when a task will be created: an adopted task is not, so its schedule is not judged again. */
-async function check(_ctx: ProviderContext, { olds, news }: CheckRequest<StoredTaskInputs>): Promise<CheckFailure[]> {
+async function check(_ctx: ProviderContext, { olds, news }: lifecycle.CheckRequest<StoredTaskInputs>): Promise<lifecycle.CheckFailure[]> {
   if (news.adoptId !== undefined || !willCreate(olds, news)) return [];
   return scheduleFailures(news.scheduledAt, news.rrule);
 }
@@ -98,7 +89,7 @@ function willCreate(olds: Partial<StoredTaskInputs>, news: StoredTaskInputs): bo
 }
 
 /** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
-function scheduleFailures(scheduledAt: string, rrule: string | undefined): CheckFailure[] {
+function scheduleFailures(scheduledAt: string, rrule: string | undefined): lifecycle.CheckFailure[] {
   if (scheduledAt === UNKNOWN || rrule === UNKNOWN) return [];
   // An rrule the table's schema refused was reported already; this one is valid.
   const now = new Date();
@@ -116,7 +107,7 @@ function scheduleFailures(scheduledAt: string, rrule: string | undefined): Check
  * Any change replaces the task; the old one cannot be removed from the service, so say which.
  * `adoptId` replaces only when it names another task (removing it, or the task's own id, is nothing).
  */
-async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: DiffRequest<StoredTaskInputs, TaskOutputs>) {
+async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: lifecycle.DiffRequest<StoredTaskInputs, TaskOutputs>) {
   if (isUnconfirmed(olds)) {
     // Refreshing it (diff against the last inputs, before any check) has nothing to compare.
     if (!planning) return { changes: false, replaces: [], changed: [], deleteBeforeReplace: false };
@@ -137,7 +128,7 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: Di
   return { changes: changed.length > 0, replaces, changed, deleteBeforeReplace: false };
 }
 
-async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredTaskInputs>) {
+async function create(ctx: ProviderContext, { name, inputs: desired }: lifecycle.CreateRequest<StoredTaskInputs>) {
   const { adoptId } = desired;
   if (adoptId !== undefined) {
     ctx.info(`adopted ${label("Task", adoptId, name)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
@@ -173,13 +164,13 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
  * Reached only when `adoptId` is removed or set to the task's own id (every other change replaces):
  * the new inputs are recorded, nothing is sent.
  */
-async function update(ctx: ProviderContext, { name, id, olds, news }: UpdateRequest<StoredTaskInputs, TaskOutputs>) {
+async function update(ctx: ProviderContext, { name, id, olds, news }: lifecycle.UpdateRequest<StoredTaskInputs, TaskOutputs>) {
   if (isUnconfirmed(olds)) throw refusal(ctx, "Task", name ?? id, olds);
   const { adoptId: _adoptId, ...kept } = olds;
   return { outs: { ...kept, ...(news.adoptId !== undefined && { adoptId: news.adoptId }) } };
 }
 
-async function remove(ctx: ProviderContext, { name, id, state }: DeleteRequest<TaskOutputs>): Promise<void> {
+async function remove(ctx: ProviderContext, { name, id, state }: lifecycle.DeleteRequest<TaskOutputs>): Promise<void> {
   if (isUnconfirmed(state)) {
     ctx.info(
       `${label("Task", id, name)}: its create was never confirmed, so there is no task id to name; removed from the stack. ` +
@@ -199,7 +190,7 @@ function outputs(task: Task, desired: StoredTaskInputs): TaskOutputs {
 }
 
 /** The API cannot read a task, so there is nothing to import from. */
-async function importRecord(_ctx: ProviderContext, { id }: ImportRequest): Promise<never> {
+async function importRecord(_ctx: ProviderContext, { id }: lifecycle.ImportRequest): Promise<never> {
   throw new UserError(
     `Task ${id} cannot be imported: the API cannot read tasks, so their fields cannot be known. ` +
       "Leave the existing task unmanaged, or declare a Task and let Pulumi create it (the existing one keeps running).",
@@ -209,4 +200,12 @@ async function importRecord(_ctx: ProviderContext, { id }: ImportRequest): Promi
 /**
  * No `read`: the API cannot read a task, so refresh keeps the stored state (each face's default).
  */
-export const task: Lifecycle<StoredTaskInputs, TaskOutputs> = { fields: TASK_FIELDS, check, diff, create, update, remove, importRecord };
+export const task: lifecycle.Lifecycle<StoredTaskInputs, TaskOutputs> = {
+  fields: TASK_FIELDS,
+  check,
+  diff,
+  create,
+  update,
+  remove,
+  importRecord,
+};

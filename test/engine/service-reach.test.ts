@@ -17,6 +17,11 @@ import { ENGINE_TIMEOUT_MS, EngineStack, catalog, expectFailure, pulumiCli, type
 import { engineSuite } from "./suite";
 
 const project = DEFAULT_IDS.acmeDocs;
+/**
+ * Products in a stack whose counts a test checks: enough that a cost per resource shows (N reads,
+ * not 1); each one costs every CLI run of the file (25 made it one of CI's largest).
+ */
+const N = 8;
 
 /** What the provider said that starts with `prefix`, as the user reads it (the dynamic face's `info: [runtime] ` taken off). */
 function said(run: Pick<Run<unknown>, "diagnostics">, prefix: string): string[] {
@@ -105,7 +110,7 @@ describe.each([
   });
 
   it("a token the service refuses at refresh costs one request; the advice names SERVICEAPI_TOKEN, where it came from", async () => {
-    const engine = await catalogStack(25, { token: null, env: { SERVICEAPI_TOKEN: sim.token } });
+    const engine = await catalogStack(N, { token: null, env: { SERVICEAPI_TOKEN: sim.token } });
     engine.setEnv("SERVICEAPI_TOKEN", "wrong_token_0002");
     const failed = await expectFailure(engine.refresh());
     expect(sim.requests().map((r) => `${r.operation} ${r.status}`)).toEqual(["products.update 401"]);
@@ -135,31 +140,31 @@ describe.each([
   it("each provider process ends with one line counting what it sent, by kind: a preview writes nothing", async () => {
     // Through the plugin, the program's lookup is a function of the provider: its listing is counted too.
     const lookups = plugin ? 1 : 0;
-    const engine = await catalogStack(25, {}, plugin);
+    const engine = await catalogStack(N, {}, plugin);
     const gate = await engine.preview({ refresh: true, runProgram: true, diff: true });
-    expect(sim.requests().filter((r) => r.operation !== null)).toHaveLength(25 + lookups);
-    expect(said(gate, SUMMARY)).toEqual([summary(25, lookups, 0)]);
+    expect(sim.requests().filter((r) => r.operation !== null)).toHaveLength(N + lookups);
+    expect(said(gate, SUMMARY)).toEqual([summary(N, lookups, 0)]);
     const plain = await engine.preview();
     expect(said(plain, SUMMARY)).toEqual([summary(0, lookups, 0)]);
-    if (plugin) engine.writeProgram(yamlCatalog(25, { lookup: true }).replace("title: P 3\n", "title: P 3 renamed\n"));
-    else await engine.setSpec({ products: { ...catalog(project, 25, "P").products, P3: { projectId: project, title: "P 3 renamed" } } });
+    if (plugin) engine.writeProgram(yamlCatalog(N, { lookup: true }).replace("title: P 3\n", "title: P 3 renamed\n"));
+    else await engine.setSpec({ products: { ...catalog(project, N, "P").products, P3: { projectId: project, title: "P 3 renamed" } } });
     const up = await engine.up();
     expect(said(up, SUMMARY)).toEqual([summary(0, lookups, 1)]);
     expect(sim.requests().filter((r) => r.operation !== null)).toHaveLength(1 + lookups);
   });
 
   it("a refresh with its preview reads every product twice, in two provider processes, each saying its count; --skip-preview reads once", async () => {
-    const engine = await catalogStack(25);
+    const engine = await catalogStack(N);
     sim.clearRequests();
     const twice = engine.spawnCli(["refresh", "--yes", "--non-interactive"]);
     expect(await twice.exited).toBe(0);
-    expect(sim.requests("products.update")).toHaveLength(50);
-    expect(times(twice.output(), summary(25, 0, 0))).toBe(2);
+    expect(sim.requests("products.update")).toHaveLength(2 * N);
+    expect(times(twice.output(), summary(N, 0, 0))).toBe(2);
     sim.clearRequests();
     const once = engine.spawnCli(["refresh", "--yes", "--skip-preview", "--non-interactive"]);
     expect(await once.exited).toBe(0);
-    expect(sim.requests("products.update")).toHaveLength(25);
-    expect(times(once.output(), summary(25, 0, 0))).toBe(1);
+    expect(sim.requests("products.update")).toHaveLength(N);
+    expect(times(once.output(), summary(N, 0, 0))).toBe(1);
   });
 
   it("a service that does not answer is named by its setting and where that came from", async () => {
@@ -208,7 +213,7 @@ describe("a token refused at refresh, recorded at the last up", { timeout: ENGIN
     const dataFile = join(dir, "service.db");
     const before = await startSimulator({ port: 0, dataFile, token: "revoked_soon_0001" });
     engine = await EngineStack.create(before, { token: "revoked_soon_0001" });
-    await engine.setSpec(catalog(project, 25, "P"));
+    await engine.setSpec(catalog(project, N, "P"));
     await engine.up();
     await before.close();
     service = await startSimulator({ port: before.port, dataFile });

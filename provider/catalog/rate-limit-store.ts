@@ -135,6 +135,13 @@ class PostgresPaceStore implements PaceStore {
     change: (state: PaceState | undefined, now: number) => { state: PaceState; result: T },
   ): Promise<{ result: T; now: number }> {
     const client = await this.pool.connect();
+    // A connection the server ends between two of this transaction's queries (the database stopped,
+    // an administrator's command) is reported as an 'error' event of the client, which the pool
+    // listens for only while the client is idle (pg-pool removes its listener at checkout): unheard,
+    // it would end the tool with a stack trace. The query after it fails, and the catch below closes
+    // the connection; the pacer then goes on alone, with one warning.
+    const unheard = (): void => {};
+    client.on("error", unheard);
     try {
       await client.query("BEGIN");
       // The row's lock keeps the other runners' transactions out until COMMIT; the clock is the database's, the one all runners share.
@@ -157,6 +164,8 @@ class PostgresPaceStore implements PaceStore {
       // A connection that failed mid-transaction is not given back to the pool: it is closed.
       client.release(error instanceof Error ? error : new Error(String(error)));
       throw error;
+    } finally {
+      client.off("error", unheard);
     }
   }
 

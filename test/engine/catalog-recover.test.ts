@@ -66,12 +66,17 @@ describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, 
         bulk[key] = { project: "Acme Web", title: `Bulk ${n}`, slug: `bulk-${n}` };
         titles.set(key, `Bulk ${n}`);
       }
-      user.files["bulk.yaml"] = bulk;
+      // The other stack deployed first and left out of the killed run: step 4b needs its product recorded, and a kill
+      // racing that stack's own run (CI once killed it before the stack existed) would leave nothing to point at.
       user.files["plans.yaml"] = { pro: { project: "Acme Web", title: "Pro plan" } };
+      user.writeCatalog();
+      const plans = await user.tool(["up"]);
+      expect(plans.code, plans.stdout + plans.stderr).toBe(0);
+      user.files["bulk.yaml"] = bulk;
       user.writeCatalog();
       // Slow creates, so that several are in flight at the kill; each is processed even if its client is gone.
       sim.addFault({ operation: "products.create", kind: "delay", delayMs: 300, times: 1000 });
-      const run = user.start(["up", "--parallel", "2"]);
+      const run = user.start(["up", "--stack", BULK]);
       await until("30 products on the service", () => sim.products().length >= 30);
       killTree(run.child.pid!);
       await run.run;

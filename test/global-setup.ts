@@ -6,6 +6,7 @@
  * nothing outlives `npm test`.
  */
 import { randomUUID } from "node:crypto";
+import { shareCompileCache } from "../provider/compile-cache";
 import { processesWithEnv } from "../scripts/engine/processes";
 
 const MARKER = "SERVICEAPI_TEST_RUN";
@@ -16,6 +17,8 @@ export default function setup(): () => Promise<void> {
   if (major < 22) throw new Error(`tests need Node >= 22 (the pinned toolchain is Node 24); got ${process.version}`);
   const run = randomUUID();
   process.env[MARKER] = run;
+  // The suite's processes (workers, `pulumi`'s programs and providers) share Node.js's compile cache, as the catalog's do.
+  shareCompileCache();
   return async () => {
     // Processes shut down on their own for a moment after their test (a plugin after its CLI exits).
     let left = survivors(run);

@@ -7,11 +7,13 @@
  *    else is loaded only after the check (`import()`, which the CommonJS build turns into a
  *    `require` at that point). A too-old Node gets one line naming both versions, and exit code 2
  *    (refused before any stack ran, `EXIT.refused` of `tool.ts`, which cannot load there).
- * 2. The process reaper (`reaper.ts`), before any process starts (the command waits for its first
+ * 2. Node.js's compile cache, for the tool and the `pulumi` processes' Node.js programs and providers
+ *    (`compile-cache.ts`), before anything else loads.
+ * 3. The process reaper (`reaper.ts`), before any process starts (the command waits for its first
  *    look): a killed run takes its `pulumi` processes and their plugins with it.
- * 3. Closed pipes: `plan | head -1` ends quietly with the command's own exit code; `up | head` goes on
+ * 4. Closed pipes: `plan | head -1` ends quietly with the command's own exit code; `up | head` goes on
  *    deploying with stdout closed, as stopping half-way would be worse than a lost report.
- * 4. Signals: the first SIGINT or SIGTERM cancels the run (running stacks stop as `pulumi` does on
+ * 5. Signals: the first SIGINT or SIGTERM cancels the run (running stacks stop as `pulumi` does on
  *    Ctrl-C); a second one leaves at once, with 130, and the reaper kills what is left.
  */
 import { MIN_NODE, nodeAtLeast } from "../node-minimum";
@@ -31,6 +33,8 @@ if (nodeAtLeast(process.versions.node, MIN_NODE)) {
 }
 
 async function run(): Promise<void> {
+  // Before the tool's own modules load, and inherited by every process below it (compile-cache.ts says why).
+  (await import("../compile-cache")).shareCompileCache();
   const { startReaper } = await import("./reaper");
   const reaper = startReaper();
   const [{ main }, { EXIT }] = await Promise.all([import("./cli"), import("./tool"), reaper.ready]);

@@ -111,4 +111,19 @@ describe("serviceapi-catalog, the bin", () => {
       expect(processesWithEnv(MARK, id)).toEqual([]);
     },
   );
+
+  it("turns on Node.js's compile cache and passes it down in NODE_COMPILE_CACHE, unless NODE_DISABLE_COMPILE_CACHE says not to", () => {
+    const tmp = mkdtempSync(join(scratch, "tmp-"));
+    const { NODE_COMPILE_CACHE: _inherited, ...clean } = env(randomUUID());
+    // What a process the tool starts (`pulumi`, and the Node.js programs and providers below it) finds in its environment.
+    const seen = (extra: NodeJS.ProcessEnv) =>
+      execFileSync(
+        process.execPath,
+        ["-e", `require(${JSON.stringify(join(scratch, "provider", "compile-cache.js"))}).shareCompileCache(); console.log(process.env.NODE_COMPILE_CACHE ?? "unset")`],
+        { env: { ...clean, TMPDIR: tmp, ...extra }, encoding: "utf8" },
+      ).trim();
+    expect(seen({})).toBe(join(tmp, "node-compile-cache"));
+    expect(seen({ NODE_COMPILE_CACHE: join(tmp, "mine") })).toBe(join(tmp, "mine"));
+    expect(seen({ NODE_DISABLE_COMPILE_CACHE: "1" })).toBe("unset");
+  });
 });

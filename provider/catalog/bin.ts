@@ -46,6 +46,7 @@ async function run(): Promise<void> {
   const io: Output = {
     out: (text) => void (open.out && process.stdout.write(`${text}\n`)),
     err: (text) => void (open.err && process.stderr.write(`${text}\n`)),
+    ...(process.stderr.isTTY && { terminal: process.stderr }),
   };
   let outputLost = false;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -18,6 +18,7 @@ import type { Plan, StackRun } from "./plan";
 import { createdLine } from "./created-lines";
 import { CatalogError } from "./errors";
 import { retire } from "./moves";
+import { Progress } from "./progress";
 import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./rate-limit-store";
 import type { ProgramItem } from "./program-input";
 import type { RateLimitReport } from "./report";
@@ -44,6 +45,8 @@ export interface RunOptions {
 export interface Output {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** stderr, when it is a terminal: the progress is one live line there (`progress.ts`). */
+  terminal?: NodeJS.WriteStream;
 }
 
 /**
@@ -136,68 +139,82 @@ export async function runPlanned(
     });
   }
   const pacer = await startSharedPacer({ store, warn });
+  const toRun = reports.filter((r) => r.status === "ok");
+  const progress = options.json
+    ? undefined
+    : new Progress({
+        command: options.command,
+        stacks: toRun.map((r) => ({ name: r.stack, records: Object.values(r.size).reduce((n: number, k) => n + (k ?? 0), 0) })),
+        requests: () => {
+          const { passed, limited } = pacer.stats();
+          return { answered: passed + limited, refused: limited };
+        },
+        err: io.err,
+        ...(io.terminal !== undefined && { terminal: io.terminal }),
+      });
+  /** A line while the stacks run: above the live progress line on a terminal. */
+  const say = (text: string) => (progress !== undefined ? progress.say(text) : io.err(text));
   try {
-    await pool(
-      reports.filter((r) => r.status === "ok"),
-      options.parallel,
-      async (report) => {
-        if (signal.aborted) {
-          report.status = "cancelled";
-          return;
+    await pool(toRun, options.parallel, async (report) => {
+      if (signal.aborted) {
+        report.status = "cancelled";
+        return;
+      }
+      const run = runs.get(report.stack)!;
+      const spaces = run.exists || options.command === "up" ? workspaces : scratchSpaces;
+      if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
+      // What this stack's provider processes are handed (the protocol between the tool and them: resources/tool-protocol.ts).
+      const env: Record<string, string> = { [TOOL_ENV.sharedPacer]: pacer.urlFor(report.stack) };
+      // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
+      const adopts = run.items.some((p) => p.kind === "product" && adoptIdOf(p.entry) !== undefined);
+      if (adopts) env[TOOL_ENV.otherStacks] = writeOtherStacks(plan, report.stack, options.workDir);
+      // …and an adoption's or a give-back's provider writes what it reads and sends, for the report (write-file.ts says why).
+      const givesBack = givenBack(plan, run, options.command);
+      const writes = adopts || givesBack ? join(options.workDir, "writes", options.command, `${report.stack}.jsonl`) : undefined;
+      if (writes !== undefined) {
+        mkdirSync(dirname(writes), { recursive: true });
+        writeFileSync(writes, "");
+        env[TOOL_ENV.writes] = writes;
+      }
+      if (options.command === "up") {
+        // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
+        mkdirSync(journalDir(options.workDir), { recursive: true });
+        const journal = join(journalDir(options.workDir), `${report.stack}.jsonl`);
+        writeFileSync(journal, "");
+        env[TOOL_ENV.createdJournal] = journal;
+      }
+      try {
+        const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
+        // What each product taken over and now removed was when taken over: only the state's secrets have it (taken-over.ts).
+        const takenOver = givesBack ? await takenOverRecords(spaces, report.stack) : undefined;
+        await runOnStack(stack, report, {
+          signal,
+          refresh: options.refresh,
+          exclude: run.exclude,
+          ...(takenOver !== undefined && { takenOver }),
+          log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
+          // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
+          onCreated: (key, id) => say(createdLine({ stack: report.stack, key, id })),
+          ...(progress !== undefined && { onStep: (urn: string) => progress.record(report.stack, urn) }),
+        });
+        report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
+        if (writes !== undefined) withProviderWrites(report, writes);
+        if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
+        if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
+          if (await retire(workspaces, report.stack)) report.notes.push({ code: "stack-removed", stack: report.stack });
         }
-        const run = runs.get(report.stack)!;
-        const spaces = run.exists || options.command === "up" ? workspaces : scratchSpaces;
-        if (!run.exists && spaces === scratchSpaces) mkdirSync(scratch, { recursive: true });
-        // What this stack's provider processes are handed (the protocol between the tool and them: resources/tool-protocol.ts).
-        const env: Record<string, string> = { [TOOL_ENV.sharedPacer]: pacer.urlFor(report.stack) };
-        // An adoption checks that no other stack manages the product: the tool read every stack already, so its providers read this instead.
-        const adopts = run.items.some((p) => p.kind === "product" && adoptIdOf(p.entry) !== undefined);
-        if (adopts) env[TOOL_ENV.otherStacks] = writeOtherStacks(plan, report.stack, options.workDir);
-        // …and an adoption's or a give-back's provider writes what it reads and sends, for the report (write-file.ts says why).
-        const givesBack = givenBack(plan, run, options.command);
-        const writes = adopts || givesBack ? join(options.workDir, "writes", options.command, `${report.stack}.jsonl`) : undefined;
-        if (writes !== undefined) {
-          mkdirSync(dirname(writes), { recursive: true });
-          writeFileSync(writes, "");
-          env[TOOL_ENV.writes] = writes;
-        }
-        if (options.command === "up") {
-          // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
-          mkdirSync(journalDir(options.workDir), { recursive: true });
-          const journal = join(journalDir(options.workDir), `${report.stack}.jsonl`);
-          writeFileSync(journal, "");
-          env[TOOL_ENV.createdJournal] = journal;
-        }
-        try {
-          const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
-          // What each product taken over and now removed was when taken over: only the state's secrets have it (taken-over.ts).
-          const takenOver = givesBack ? await takenOverRecords(spaces, report.stack) : undefined;
-          await runOnStack(stack, report, {
-            signal,
-            refresh: options.refresh,
-            exclude: run.exclude,
-            ...(takenOver !== undefined && { takenOver }),
-            log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
-            // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
-            onCreated: (key, id) => io.err(createdLine({ stack: report.stack, key, id })),
-          });
-          report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;
-          if (writes !== undefined) withProviderWrites(report, writes);
-          if (report.status === "ok" && options.command === "destroy") await stack.workspace.removeStack(report.stack);
-          if (report.status === "ok" && options.command === "up" && plan.retired.includes(report.stack)) {
-            if (await retire(workspaces, report.stack)) report.notes.push({ code: "stack-removed", stack: report.stack });
-          }
-        } catch (error) {
-          report.status = signal.aborted ? "cancelled" : "failed";
-          // Setting the stack up (select or create, its config) fails as a CLI run does: its error lines, not the first.
-          report.errors.push(...meaningfulLines(error));
-        }
-        // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
-        const status = report.status === "ok" && report.blocked.length > 0 ? "ok, but BLOCKED (an up would not run it)" : report.status;
-        if (!options.json) io.err(`${report.stack}: ${status} (${report.seconds.toFixed(1)} s)`);
-      },
-    );
+      } catch (error) {
+        report.status = signal.aborted ? "cancelled" : "failed";
+        // Setting the stack up (select or create, its config) fails as a CLI run does: its error lines, not the first.
+        report.errors.push(...meaningfulLines(error));
+      }
+      // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
+      const status = report.status === "ok" && report.blocked.length > 0 ? "ok, but BLOCKED (an up would not run it)" : report.status;
+      progress?.stackDone(report.stack);
+      if (!options.json) say(`${report.stack}: ${status} (${report.seconds.toFixed(1)} s)`);
+    });
   } finally {
+    progress?.stop();
     await pacer.close();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -73,6 +73,8 @@ export interface RunStackOptions {
   signal: AbortSignal;
   /** Each create's record as it returns (up only). */
   onCreated?: (key: string, id: string) => void;
+  /** A step of one of the stack's records finished (its URN): the run's progress. */
+  onStep?: (urn: string) => void;
   /** URNs to leave alone (an up: placeholders of lost creates not yet adopted). */
   exclude?: string[];
   /** What each product taken over was when taken over, by key (read from the state with its secrets): a give-back's fields. */
@@ -144,6 +146,7 @@ type Outputs = Record<string, unknown>;
 function record(report: StackReport, event: EngineEvent, options: RunStackOptions, engineErrors: { urn?: string; text: string }[]): void {
   const step = event.resOutputsEvent?.metadata;
   if (step !== undefined && isProduct(step)) {
+    options.onStep?.(step.urn);
     const change = changeOf(report.command, step, options);
     if (change !== undefined) report.changes.push(change);
     if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id);

@@ -119,7 +119,10 @@ describe("serviceapi-catalog, the bin", () => {
     const seen = (extra: NodeJS.ProcessEnv) =>
       execFileSync(
         process.execPath,
-        ["-e", `require(${JSON.stringify(join(scratch, "provider", "compile-cache.js"))}).shareCompileCache(); console.log(process.env.NODE_COMPILE_CACHE ?? "unset")`],
+        [
+          "-e",
+          `require(${JSON.stringify(join(scratch, "provider", "compile-cache.js"))}).shareCompileCache(); console.log(process.env.NODE_COMPILE_CACHE ?? "unset")`,
+        ],
         { env: { ...clean, TMPDIR: tmp, ...extra }, encoding: "utf8" },
       ).trim();
     expect(seen({})).toBe(join(tmp, "node-compile-cache"));

@@ -8,13 +8,17 @@
  * and none of the reads the Automation API makes after an `up` to fill in a result the tool does
  * not use (`stack output` twice, `stack history`). A second `up` runs `up` alone for each stack it
  * found in the backend: no `stack select` to look it up again.
+ *
+ * The same runs show the progress (issue 46): through a pipe, plain lines, the first at once; on a
+ * pseudo-terminal, one live line drawn in place, each stack's line above it, the report on stdout.
  */
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, WORK, pulumiCli } from "../../scripts/engine/driver";
-import { userWithCatalog } from "./catalog-support";
+import { BIN, userWithCatalog } from "./catalog-support";
 
 const FILES = ["a", "b"];
 const PER_FILE = 3;
@@ -39,7 +43,7 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     await pulumiCli();
   }, 30 * 60_000);
 
-  it("a first up runs stack init and up per stack; a second up, up alone", async () => {
+  it("a first up runs stack init and up per stack; a second up, up alone; the progress through a pipe and on a terminal", async () => {
     const sim = await simulator();
     const user = await userWithCatalog(sim, FILES, PER_FILE);
 
@@ -56,6 +60,8 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     const before = sim.counts().products;
     const first = await user.tool(["up"], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
+    // Through a pipe (no terminal), the progress is plain lines, the first at once (docs/catalog.md, "Progress").
+    expect(first.stderr.split("\n")[0]).toBe("up: 0/6 records, 0/2 stacks, 0.0 requests/s, 0 refused, time left not known yet");
     expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
     const stacks = FILES.map((f) => `catalog-${f}.all`);
     expect(user.stacks()).toEqual(stacks);
@@ -68,5 +74,27 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
     const secondRun = commands();
     for (const stack of stacks) expect(perStack(secondRun, stack), secondRun.join("\n")).toEqual({ up: 1 });
+
+    // On a terminal (a pseudo-terminal from util-linux's `script`), one live line: drawn with the counts up to the end,
+    // each stack's line above it, and cleared before the report, which goes to stdout as ever.
+    const report = join(wrapper, "report.txt");
+    const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+    // Not spawnSync: the simulator answers from this process.
+    const script = spawn("script", ["-qec", `${quote(process.execPath)} ${quote(BIN)} preview > ${quote(report)}`, "/dev/null"], {
+      cwd: user.repo,
+      env: { ...user.env, ...env },
+    });
+    const tty = { stdout: "", stderr: "", status: null as number | null };
+    script.stdout.on("data", (d: Buffer) => (tty.stdout += d.toString()));
+    script.stderr.on("data", (d: Buffer) => (tty.stderr += d.toString()));
+    tty.status = await new Promise<number | null>((resolve) => script.on("close", resolve));
+    expect(tty.status, tty.stdout + tty.stderr).toBe(0);
+    expect(tty.stdout).toContain("preview: 6/6 records, 2/2 stacks");
+    for (const stack of stacks)
+      expect(tty.stdout).toMatch(new RegExp(`\\r?\\n?${stack.replace(".", "\\.")}: ok \\(\\d+\\.\\d s\\)\\r?\\n`));
+    // Drawn in place (cursor to column 1), and no plain progress line.
+    expect(tty.stdout).toContain("\x1b[1G");
+    expect(tty.stdout).not.toMatch(/\r?\npreview: 0\/6 records/);
+    expect(readFileSync(report, "utf8")).toMatch(/^Total: 0 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; /m);
   });
 });

@@ -18,6 +18,28 @@ import type { RunCommand } from "./stack-run";
 /** A plain line at most this often (no terminal). */
 export const PLAIN_EVERY_MS = 10_000;
 
+/** A run still planning after this long says so: the first line within 2 s of the start, even at 10,000 products. */
+export const PLANNING_NOTICE_MS = 1000;
+
+/** The line a run still planning says. */
+export function planningLine(command: RunCommand): string {
+  return `${command}: planning — reading the catalog, the stacks' states and the service's projects`;
+}
+
+/**
+ * Before the stacks run, the tool reads the catalog, every stack's state and the service's projects
+ * (`plan --base` took 3.8 s at 10,000 products): said once if that takes longer than
+ * `PLANNING_NOTICE_MS`, so a quick run or a refusal stays one line. Returns what cancels it.
+ */
+export function planningNotice(command: RunCommand, err: (text: string) => void, clock: Clock = SYSTEM_CLOCK): () => void {
+  const done = new AbortController();
+  clock.sleep(PLANNING_NOTICE_MS, done.signal).then(
+    () => err(planningLine(command)),
+    () => undefined,
+  );
+  return () => done.abort();
+}
+
 export interface ProgressCounts {
   records: { done: number; total: number };
   stacks: { done: number; total: number };

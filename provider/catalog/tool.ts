@@ -22,6 +22,7 @@ import { resolveProjects } from "./projects";
 import { recover } from "./recover";
 import { describeReason, formatReport, REPORT_VERSION, runTotals, totals, type RunReport } from "./report";
 import { chooseStore } from "./rate-limit-store";
+import { planningNotice } from "./progress";
 import { journalDir, runPlanned, type Output } from "./run";
 import type { RunCommand, StackReport } from "./stack-run";
 import type { Workspaces } from "./workspace";
@@ -183,6 +184,23 @@ export async function runStacks(
   io: Output,
   signal: AbortSignal,
 ): Promise<number> {
+  // Cancelled when the stacks start (their progress takes over) or the command ends.
+  const planning = options.json ? () => undefined : planningNotice(command, io.err);
+  try {
+    return await planAndRun(command, options, workspaces, io, signal, planning);
+  } finally {
+    planning();
+  }
+}
+
+async function planAndRun(
+  command: RunCommand,
+  options: ToolOptions,
+  workspaces: Workspaces,
+  io: Output,
+  signal: AbortSignal,
+  stacksStart: () => void,
+): Promise<number> {
   const settings = checkSettings(options);
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
   // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
@@ -207,6 +225,7 @@ export async function runStacks(
   // Progress on stderr as each move is made; the report lists each product moved in the stack it reached (a `move` change).
   if (command === "up" && options.stacks.length === 0) await makeMoves(workspaces, plan, (line) => io.err(line));
   const removed: Reason[] = [];
+  stacksStart();
   const { reports, rateLimit: sharing } = await runPlanned(
     plan,
     {

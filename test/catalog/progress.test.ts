@@ -8,7 +8,7 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { PLAIN_EVERY_MS, Progress, progressLine } from "../../provider/catalog/progress";
+import { PLAIN_EVERY_MS, PLANNING_NOTICE_MS, planningNotice, Progress, progressLine } from "../../provider/catalog/progress";
 import { VirtualClock } from "../helpers";
 
 /** Lets the progress's sleeps that are due run. */
@@ -87,5 +87,23 @@ describe("progress of a long run", () => {
     expect(lines).toEqual([]);
     expect(drawn).toContain("a: ok (1.0 s)\n");
     expect(drawn).toContain("preview: 2/2 records, 1/1 stacks");
+  });
+
+  it("planning said once if it takes longer than a second, and not at all when the stacks start sooner", async () => {
+    const clock = new VirtualClock({ advance: "by-test" });
+    const lines: string[] = [];
+    const slow = planningNotice("preview", (line) => lines.push(line), clock);
+    const quick = planningNotice("up", (line) => lines.push(line), clock);
+    clock.advance(PLANNING_NOTICE_MS - 1);
+    await settle();
+    expect(lines).toEqual([]);
+    quick();
+    clock.advance(1);
+    await settle();
+    expect(lines).toEqual(["preview: planning — reading the catalog, the stacks' states and the service's projects"]);
+    slow();
+    clock.advance(PLANNING_NOTICE_MS * 5);
+    await settle();
+    expect(lines).toHaveLength(1);
   });
 });

@@ -12,7 +12,9 @@ import type { ServiceApiClient } from "../../provider/client";
 import type { PaceState, PaceStore } from "../../provider/client/shared-pacer";
 import type { Clock } from "../../provider/client/config";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
-import { clientFor } from "../helpers";
+import { clientFor, VirtualClock } from "../helpers";
+import { StoredPacer } from "../../provider/client/internal/stored-pacer";
+import { initialPace } from "../../provider/client/internal/rate-limit-pacer";
 import { limited, sharedPacer } from "./pacer-support";
 
 const listSites = (client: ServiceApiClient) => client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
@@ -138,5 +140,34 @@ describe("a store that fails never stops a run", () => {
     expect(pacer.stats().store).toMatchObject({ alone: true });
     // Paced alone, it still learns the limit: the second burst is not refused more than a runner alone would be.
     expect(statuses(sim).filter((s) => s === 429).length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("a runner on a busy machine", () => {
+  it("a slot this runner woke for late is given up and asked for again: two slots never go at once", async () => {
+    const base = new VirtualClock({ advance: "by-test" });
+    // A busy event loop: the second slot's timer wakes 100 ms late.
+    let sleeps = 0;
+    const clock: Clock = {
+      ...base,
+      now: () => base.now(),
+      date: () => base.date(),
+      sleep: (ms, signal) => base.sleep(ms + (ms > 0 && ++sleeps === 1 ? 100 : 0), signal),
+    };
+    const store = new MemoryStore(clock, 0);
+    // A pace learned a moment ago: one call every 250 ms.
+    store.state = { ...initialPace(), intervalMs: 250, lastLimitedAt: 0 };
+    const pacer = new StoredPacer({ store: store.handle(), clock, warn: () => undefined });
+    const granted: number[] = [];
+    const start = base.now();
+    const calls = Array.from({ length: 3 }, () => pacer.acquire().then(() => granted.push(base.now() - start)));
+    for (let t = 0; t < 1000; t += 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      base.advance(10);
+    }
+    await Promise.all(calls);
+    expect(pacer.stats()).toMatchObject({ late: 1, granted: 3 });
+    // Without giving it up: 0, 350, 500 — two calls 150 ms apart, in a window the pace had filled.
+    expect(granted.map((t) => t - granted[0]!)).toEqual([0, 500, 750]);
   });
 });

@@ -49,6 +49,13 @@ export const HORIZON_MS = 250;
  * runner's last 50 ms of them missing then makes the pace a little slower, never faster.
  */
 export const PASSED_DELAY_MS = 50;
+/**
+ * A slot this runner's timer wakes for this much later than asked is given up, and its call asks the
+ * store again. Slots are laid out on the store's clock for every runner, one interval apart: a busy
+ * event loop that wakes late for two of them lets both go at once, and the second lands in a window
+ * the limit has already filled (a 429 for this runner or another). Asking again is slower, never over.
+ */
+export const LATE_MS = 50;
 
 interface Waiter {
   grant: (ticket: PaceTicket) => void;
@@ -64,6 +71,8 @@ export interface StoredPacerStats {
   transactions: number;
   /** Attempts let go through the store. */
   granted: number;
+  /** Slots given up because this runner woke for them more than `LATE_MS` late (its calls asked again). */
+  late: number;
   /** Whether the store failed and this runner paces alone. */
   alone: boolean;
 }
@@ -87,7 +96,7 @@ export class StoredPacer implements Pacer {
    * send time (a clock that did not move between them), and each of their reports must still count.
    */
   readonly #localTickets = new Map<string, number>();
-  readonly #stats = { transactions: 0, granted: 0 };
+  readonly #stats = { transactions: 0, granted: 0, late: 0 };
 
   constructor(options: { store: PaceStore; clock: Clock; warn: (message: string) => void }) {
     this.#store = options.store;
@@ -210,7 +219,6 @@ export class StoredPacer implements Pacer {
       // Calls that left meanwhile leave their slot unused: a little slower, never over the limit.
       const waiter = this.#waiting.shift();
       if (!waiter) break;
-      this.#stats.granted += 1;
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
       // Counted from the answer, not from when the store read its clock: late by the commit's round trip, never early.
       void this.#release(waiter, ticket, ticket.sentAt - outcome.now);
@@ -231,11 +239,22 @@ export class StoredPacer implements Pacer {
     }
   }
 
-  /** Lets a granted call go at its slot, on this runner's clock. */
+  /** Lets a granted call go at its slot, on this runner's clock; one woken late for it asks again (`LATE_MS`). */
   async #release(waiter: Waiter, ticket: PaceTicket, inMs: number): Promise<void> {
-    if (inMs > 0) await this.#clock.sleep(Math.ceil(inMs));
-    if (waiter.signal?.aborted) waiter.fail(waiter.signal.reason);
-    else waiter.grant(ticket);
+    const wait = Math.max(0, Math.ceil(inMs));
+    const wake = this.#clock.now() + wait;
+    if (wait > 0) await this.#clock.sleep(wait);
+    if (waiter.signal?.aborted) return waiter.fail(waiter.signal.reason);
+    if (this.#clock.now() - wake > LATE_MS && !this.#local) {
+      this.#stats.late += 1;
+      // First in line again: it waited longest.
+      waiter.signal?.addEventListener("abort", waiter.onAbort, { once: true });
+      this.#waiting.unshift(waiter);
+      this.#kick();
+      return;
+    }
+    this.#stats.granted += 1;
+    waiter.grant(ticket);
   }
 
   #acquireLocal(signal: AbortSignal | undefined): Promise<PaceTicket> {

@@ -228,12 +228,12 @@ export function reportLines(text: string): string[] {
     .map((line) => line.replace(/\b\d+\.\d s\b/g, "N s"));
 }
 
-/** The progress lines the tool prints on stderr (`catalog-00: ok (1.2 s)`), sorted, seconds left out. */
 /** stderr without the line a run says when its planning takes more than a second (a busy machine): what else it said. */
 export function withoutPlanning(stderr: string, command: RunCommand): string {
   return stderr.replace(`${planningLine(command)}\n`, "");
 }
 
+/** The line the tool prints on stderr as each stack ends (`catalog-00: ok (1.2 s)`), sorted, seconds left out. */
 export function progressLines(text: string): string[] {
   return text
     .split("\n")

@@ -72,11 +72,13 @@ describe("the published package", () => {
     });
     expect(files.filter((f) => /^dist\/(simulator|bench|examples|scripts|test)\//.test(f) || f.endsWith(".map"))).toEqual([]);
     // What the provider and the catalog tool (its YAML catalog files, import's CSV ids file) run with, the state-backend reader's
-    // PostgreSQL driver (pg, and the libpq URL parsing it builds on), and nothing the simulator needs.
+    // PostgreSQL driver (pg, and the libpq URL parsing it builds on), the catalog's live progress line on a terminal
+    // (cli-progress), and nothing the simulator needs.
     expect(Object.keys(pkg.dependencies).sort()).toEqual([
       "@grpc/grpc-js",
       "@pulumi/pulumi",
       "ajv-formats",
+      "cli-progress",
       "csv-parse",
       "fastest-levenshtein",
       "google-protobuf",

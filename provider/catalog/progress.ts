@@ -92,7 +92,8 @@ export class Progress {
   /** Per stack, the records it has done (each once) — capped at its size. */
   readonly #seen = new Map<string, Set<string>>();
   readonly #size: Map<string, number>;
-  #stacksDone = 0;
+  /** Stacks finished, whatever their outcome: all their records count as done. */
+  readonly #finished = new Set<string>();
   readonly #stopped = new AbortController();
   #bars: MultiBar | undefined;
   #bar: SingleBar | undefined;
@@ -146,7 +147,7 @@ export class Progress {
       this.#options.command,
       {
         records: { done: this.#done(), total: this.#total },
-        stacks: { done: this.#stacksDone, total: this.#options.stacks.length },
+        stacks: { done: this.#finished.size, total: this.#options.stacks.length },
         requests: answered,
         refused,
       },
@@ -154,22 +155,19 @@ export class Progress {
     );
   }
 
-  /** A record of `stack` had a step finish (its URN: counted once). */
+  /**
+   * A record of `stack` had a step finish (its URN: counted once). Only counted: an event of 10,000
+   * is no time to word a line; the live line is redrawn every second, the plain one every 10 s.
+   */
   record(stack: string, urn: string): void {
     let seen = this.#seen.get(stack);
     if (seen === undefined) this.#seen.set(stack, (seen = new Set()));
     seen.add(urn);
-    this.#update();
   }
 
   /** `stack` finished (whatever its outcome): its records all count as done. */
   stackDone(stack: string): void {
-    this.#stacksDone += 1;
-    const size = this.#size.get(stack) ?? 0;
-    const seen = this.#seen.get(stack) ?? new Set<string>();
-    for (let n = seen.size; n < size; n++) seen.add(`(done) ${n}`);
-    this.#seen.set(stack, seen);
-    this.#update();
+    this.#finished.add(stack);
   }
 
   /** A line the run says meanwhile: above the live line on a terminal, else as it is. */
@@ -181,7 +179,8 @@ export class Progress {
   /** Ends it: the live line cleared (the report follows), the plain lines stopped. */
   stop(): void {
     this.#stopped.abort();
-    // Drawn once more first: lines said since the last redraw wait in cli-progress's buffer until then.
+    // Drawn once more first, as it stands: lines said since the last redraw wait in cli-progress's buffer until then.
+    this.#update();
     this.#bars?.update();
     this.#bars?.stop();
     this.#bars = undefined;
@@ -189,7 +188,7 @@ export class Progress {
 
   #done(): number {
     let done = 0;
-    for (const [stack, seen] of this.#seen) done += Math.min(seen.size, this.#size.get(stack) ?? 0);
+    for (const [stack, size] of this.#size) done += this.#finished.has(stack) ? size : Math.min(this.#seen.get(stack)?.size ?? 0, size);
     return done;
   }
 

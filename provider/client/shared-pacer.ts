@@ -99,7 +99,10 @@ export async function startSharedPacer(options: SharedPacerOptions = {}): Promis
       const ticket = await pacer.acquire(left.signal);
       counts.acquired += 1;
       if (label !== undefined) acquiredBy[label] = (acquiredBy[label] ?? 0) + 1;
-      send(res, 200, JSON.stringify(ticket));
+      // While paced, when it was let go on the machine's wall clock: a client that reads it late asks again
+      // (remote-pacer's LATE_MS). Unpaced, calls may go together anyway, and none is late.
+      const paced = pacer.intervalMs > 0;
+      send(res, 200, JSON.stringify({ episode: ticket.episode, sentAt: ticket.sentAt, ...(paced && { releasedAt: clock.date() }) }));
     } catch {
       // Without keep-alive, so that the connection ends with the answer and `close` need not wait for it.
       if (closing) send(res, 503, "closing", { connection: "close" });

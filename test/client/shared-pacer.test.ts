@@ -5,7 +5,7 @@
  * pacer share one virtual clock (as in `rate-limits.test.ts`), and the requests refused and let
  * through are counted in the simulator's own request log.
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
@@ -201,6 +201,82 @@ describe("what the pacer hears", () => {
   });
 });
 
+describe("an answer read late", () => {
+  /**
+   * A stand-in for the pacer whose answers to `acquire` say they were let go `lateBy[n]` ms before now
+   * (undefined: no `releasedAt`, as an unpaced pacer answers); it keeps the `sentAt` of each report.
+   */
+  async function latePacer(lateBy: (number | undefined)[]) {
+    let asked = 0;
+    const reported: number[] = [];
+    const server = createServer((req, res) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+        if (req.url!.endsWith("/acquire")) {
+          const late = lateBy[asked];
+          asked += 1;
+          // On time is an hour ahead, not `Date.now()`: a busy machine's slow read of it must not count as late.
+          const releasedAt = late === undefined ? undefined : Date.now() + (late === 0 ? 3_600_000 : -late);
+          res.writeHead(200, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ episode: 0, sentAt: asked, ...(releasedAt !== undefined && { releasedAt }) }));
+        }
+        reported.push((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { sentAt: number }).sentAt);
+        res.writeHead(204).end();
+      })();
+    });
+    const port = await listenForTest(server);
+    return { url: `http://127.0.0.1:${port}/secret`, asked: () => asked, reported };
+  }
+
+  it("the pacer says when it let a call go only while it paces: unpaced, calls may go together and none is late", async () => {
+    const pacer = await sharedPacer();
+    const acquire = async () => {
+      const res = await request(`${pacer.url}/acquire`, { method: "POST" });
+      return (await res.body.json()) as { episode: number; sentAt: number; releasedAt?: number };
+    };
+    const first = [await acquire(), await acquire()];
+    expect(first.map((answer) => Object.keys(answer))).toEqual([
+      ["episode", "sentAt"],
+      ["episode", "sentAt"],
+    ]);
+    // Two through, then a 429 with a Retry-After of 1 s: a pace is learned, with no pause to wait out.
+    for (const { episode, sentAt } of first) await report(pacer.url, "passed", { episode, sentAt });
+    await report(pacer.url, "limited", { ticket: { episode: 0, sentAt: first[1]!.sentAt }, waitMs: 0, retryAfterMs: 1000 });
+    expect(pacer.stats().intervalMs).toBeGreaterThan(0);
+    const before = Date.now();
+    const paced = await acquire();
+    expect(Object.keys(paced)).toEqual(["episode", "sentAt", "releasedAt"]);
+    expect(paced.releasedAt).toBeGreaterThanOrEqual(before);
+    expect(paced.releasedAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("a paced slot read more than 50 ms late is given up and asked again; the request goes once, on the slot read on time", async () => {
+    const sim = await simulator();
+    const pacer = await latePacer([400, 0]);
+    const { client, events } = clientFor(sim, { sharedPacerUrl: pacer.url });
+    await listSites(client);
+    expect(pacer.asked()).toBe(2);
+    expect(sim.requests().length).toBe(1);
+    await until("the report", () => pacer.reported.length === 1);
+    expect(pacer.reported).toEqual([2]);
+    expect(events.filter((e) => e.type === "warning")).toEqual([]);
+  });
+
+  it("three asks at most: a process starved for good still sends, on its third answer; an answer without releasedAt is used at once", async () => {
+    const sim = await simulator();
+    const pacer = await latePacer([400, 400, 400, 400, undefined]);
+    const { client } = clientFor(sim, { sharedPacerUrl: pacer.url });
+    await listSites(client);
+    expect(pacer.asked()).toBe(3);
+    await listSites(client);
+    expect(pacer.asked()).toBe(5);
+    expect(sim.requests().length).toBe(2);
+    await until("the reports", () => pacer.reported.length === 2);
+    expect(pacer.reported.sort()).toEqual([3, 5]);
+  });
+});
+
 describe("the provider process", () => {
   it("reads SERVICEAPI_SHARED_PACER_URL from its environment, and says once as a warning that the pacer is gone", async () => {
     const sim = await simulator();
@@ -258,6 +334,12 @@ async function recordingProxy(target: string) {
       res.end(await answer.body.text());
     })();
   });
+  const port = await listenForTest(server);
+  return { url: `http://127.0.0.1:${port}${new URL(target).pathname}`, heard };
+}
+
+/** Listens on a free loopback port, and closes the server (its open connections too) when the test ends; returns the port. */
+async function listenForTest(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   onTestFinished(
     () =>
@@ -266,8 +348,7 @@ async function recordingProxy(target: string) {
         server.closeAllConnections();
       }),
   );
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}${new URL(target).pathname}`, heard };
+  return (server.address() as AddressInfo).port;
 }
 
 describe("where the pacer's server is exported", () => {

@@ -106,8 +106,13 @@ describe("two runners share the rate limit through PostgreSQL", { timeout: ENGIN
       const counted = windows();
       const learned = counted.findIndex((w) => w.refused > 0) + 2;
       const after = counted.slice(learned);
-      expect(Math.max(...after.map((w) => w.attempts))).toBeLessThanOrEqual(LIMIT + 1);
-      expect(after.reduce((sum, w) => sum + w.refused, 0)).toBeLessThanOrEqual(2);
+      // On failure, the windows themselves ([attempts, refused] each): which window went over, and how far.
+      const seen = `windows [attempts, refused], the pace learned after window ${learned - 2}: ${JSON.stringify(counted.map((w) => [w.attempts, w.refused]))}`;
+      expect(Math.max(...after.map((w) => w.attempts)), seen).toBeLessThanOrEqual(LIMIT + 1);
+      expect(
+        after.reduce((sum, w) => sum + w.refused, 0),
+        seen,
+      ).toBeLessThanOrEqual(2);
       // The store holds one row, named by the service's URL: no token, nothing derived from one.
       const db = new pg.Client({ connectionString: state.url() });
       await db.connect();

@@ -15,20 +15,18 @@
  *   without a Go language host runs it.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
 import { PLUGIN_FROM_NODE_MODULES, REPO, pulumiCli, wire } from "../../scripts/engine/driver";
 import { killTree } from "../../scripts/engine/processes";
-import { productTitles } from "./suite";
+import { productTitles, scratchFolder } from "./suite";
 
 const SCENARIO_TIMEOUT_MS = 8 * 60_000;
-const scratch = mkdtempSync(join(tmpdir(), "serviceapi-go-engine-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder("serviceapi-go-engine-");
 
 /** `go <args>` in `dir` with go.mod and go.sum as committed (never rewritten), CGO off as in test/sdk/go.test.ts. */
 function go(args: string[], dir: string): void {

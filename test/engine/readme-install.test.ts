@@ -6,16 +6,14 @@
  * `tsconfig.json` go beside it, and the real CLI previews it against the simulator.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { engineSuite } from "./suite";
+import { describe, expect, it } from "vitest";
+import { engineSuite, scratchFolder } from "./suite";
 import { REPO } from "../../scripts/engine/driver";
 import { repository } from "../../package.json";
 
-const scratch = mkdtempSync(join(tmpdir(), "serviceapi-readme-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder("serviceapi-readme-");
 
 const readme = readFileSync(join(REPO, "README.md"), "utf8");
 const section = readme.slice(readme.indexOf("## Use it in a Pulumi program"));

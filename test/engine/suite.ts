@@ -1,4 +1,8 @@
-import { afterEach, beforeAll } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
@@ -17,6 +21,17 @@ export function engineSuite(): { sim: () => Simulator; newStack: ReturnType<type
   }, 30 * 60_000);
   const current = () => sim!;
   return { sim: current, newStack: stackPerTest(current) };
+}
+
+/**
+ * A scratch folder for the file, removed after its tests. Removed without blocking and with minutes
+ * to do it: it may hold a clone and its node_modules, and a busy CI disk once took longer than the
+ * 20 s a hook gets to delete one in a single synchronous call.
+ */
+export function scratchFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rm(folder, { recursive: true, force: true, maxRetries: 3 }), 5 * 60_000);
+  return folder;
 }
 
 /**

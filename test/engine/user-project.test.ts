@@ -4,16 +4,14 @@
  * today (@pulumi/pulumi's peer range stops before 7). Pulumi's runtime compiles the program with
  * that TypeScript and its own bundled ts-node, type-checking as it does for users.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { npmAsUser, pack, userProject } from "../package/user-project";
-import { engineSuite } from "./suite";
+import { engineSuite, scratchFolder } from "./suite";
 import { ENGINE_TIMEOUT_MS, REPO } from "../../scripts/engine/driver";
 
-const scratch = mkdtempSync(join(tmpdir(), "serviceapi-user-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder("serviceapi-user-");
 
 function installedVersion(project: string, name: string): string {
   return JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")).version;

@@ -17,6 +17,22 @@ export type PacerEndpoint = (typeof PACER_ENDPOINTS)[number];
 
 /** A ticket on the wire: the shared pacer's episode and its clock's send time. */
 export const TicketWire = z.strictObject({ episode: z.number().int().min(0), sentAt: z.number() });
+/**
+ * The pacer's answer to `acquire`: a ticket, and when the pacer let it go on the wall clock
+ * (`Date.now()`) that the processes of one machine share. Optional: an answer without it is taken as
+ * it comes.
+ */
+export const AcquireAnswer = TicketWire.extend({ releasedAt: z.number().optional() });
+
+/**
+ * An answer this process reads more than this long after the pacer let it go is given up, and the
+ * call asks again: a starved process that reads several answers late would send them together, and
+ * every one after the first lands in a window the limit has already filled (429s for every process
+ * and runner). Asking again is slower, never over the limit — the slot it gave up goes unused.
+ */
+export const LATE_MS = 50;
+/** Asks in all for one call: after the last, a late answer is used as it is, so that a process starved for good still sends. */
+export const MAX_ASKS = 3;
 export const LimitedReport = z.strictObject({
   ticket: TicketWire,
   waitMs: z.number().min(0).max(3_600_000),
@@ -46,6 +62,7 @@ export class RemotePacer implements Pacer {
   readonly #url: URL;
   readonly #setting: string;
   readonly #warn: (message: string) => void;
+  readonly #clock: Clock;
   readonly #local: RateLimitPacer;
   // Connections of its own: the client's dispatcher may be a proxy's. No header or body timeout: the
   // answer to `acquire` is held for as long as the pause and the queue before it last. Reports reuse
@@ -67,6 +84,7 @@ export class RemotePacer implements Pacer {
     this.#url = options.url;
     this.#setting = options.setting;
     this.#warn = options.warn;
+    this.#clock = options.clock;
     this.#local = new RateLimitPacer(options.clock);
   }
 
@@ -74,9 +92,13 @@ export class RemotePacer implements Pacer {
     if (!this.#alone) {
       await Promise.all(this.#limitedReports);
       try {
-        const ticket = await this.#acquireShared(signal);
-        this.#remoteTickets.add(ticket);
-        return ticket;
+        for (let asks = 1; ; asks++) {
+          const { releasedAt, ...ticket } = await this.#acquireShared(signal);
+          const late = releasedAt !== undefined && this.#clock.date() - releasedAt > LATE_MS;
+          if (late && asks < MAX_ASKS) continue;
+          this.#remoteTickets.add(ticket);
+          return ticket;
+        }
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         this.#goAlone(err);
@@ -105,7 +127,7 @@ export class RemotePacer implements Pacer {
     await this.#agent.close();
   }
 
-  async #acquireShared(signal: AbortSignal | undefined): Promise<PaceTicket> {
+  async #acquireShared(signal: AbortSignal | undefined): Promise<z.infer<typeof AcquireAnswer>> {
     await this.#takePlace(signal);
     let res: Dispatcher.ResponseData;
     let text: string;
@@ -123,9 +145,9 @@ export class RemotePacer implements Pacer {
     } catch {
       json = undefined;
     }
-    const ticket = TicketWire.safeParse(json);
-    if (!ticket.success) throw new Error("it answered something other than a ticket");
-    return ticket.data;
+    const answer = AcquireAnswer.safeParse(json);
+    if (!answer.success) throw new Error("it answered something other than a ticket");
+    return answer.data;
   }
 
   /** Sends a report; false (and pacing alone from now on) when it did not arrive. Never rejects. */

@@ -26,7 +26,11 @@ import {
   type Pacer,
   type PaceTicket,
 } from "./rate-limit-pacer";
-import { describe } from "./remote-pacer";
+// LATE_MS: a slot this runner's timer wakes for this much later than asked is given up, and its call
+// asks the store again. Slots are laid out on the store's clock for every runner, one interval apart: a
+// busy event loop that wakes late for two of them lets both go at once, and the second lands in a window
+// the limit has already filled. The same bound as a provider process's for an answer it reads late.
+import { describe, LATE_MS } from "./remote-pacer";
 
 /** Where the shared `PaceState` lives. */
 export interface PaceStore {
@@ -49,13 +53,6 @@ export const HORIZON_MS = 250;
  * runner's last 50 ms of them missing then makes the pace a little slower, never faster.
  */
 export const PASSED_DELAY_MS = 50;
-/**
- * A slot this runner's timer wakes for this much later than asked is given up, and its call asks the
- * store again. Slots are laid out on the store's clock for every runner, one interval apart: a busy
- * event loop that wakes late for two of them lets both go at once, and the second lands in a window
- * the limit has already filled (a 429 for this runner or another). Asking again is slower, never over.
- */
-export const LATE_MS = 50;
 
 interface Waiter {
   grant: (ticket: PaceTicket) => void;
@@ -97,11 +94,18 @@ export class StoredPacer implements Pacer {
    */
   readonly #localTickets = new Map<string, number>();
   readonly #stats = { transactions: 0, granted: 0, late: 0 };
+  /** The pace as the last transaction read it (0: unpaced). */
+  #intervalMs = 0;
 
   constructor(options: { store: PaceStore; clock: Clock; warn: (message: string) => void }) {
     this.#store = options.store;
     this.#clock = options.clock;
     this.#warn = options.warn;
+  }
+
+  /** Milliseconds between paced calls, as this runner last read them (alone: its own pacer's); 0 while unpaced. */
+  get intervalMs(): number {
+    return this.#local ? this.#local.intervalMs : this.#intervalMs;
   }
 
   stats(): StoredPacerStats {
@@ -193,7 +197,7 @@ export class StoredPacer implements Pacer {
     const reports = this.#reports;
     this.#reports = [];
     const wanted = this.#waiting.length;
-    let outcome: { result: { tickets: PaceTicket[]; next: number }; now: number };
+    let outcome: { result: { tickets: PaceTicket[]; next: number; intervalMs: number }; now: number };
     try {
       outcome = await this.#store.update((stored, now) => {
         const state = stored ?? initialPace();
@@ -207,14 +211,15 @@ export class StoredPacer implements Pacer {
         // other runners took the slot this one waited for); the others only slots within the horizon.
         while (tickets.length < wanted && (tickets.length === 0 || readyAt(state) <= now + HORIZON_MS))
           tickets.push(grantSlot(state, Math.max(now, readyAt(state))));
-        return { state, result: { tickets, next: readyAt(state) } };
+        return { state, result: { tickets, next: readyAt(state), intervalMs: state.intervalMs } };
       });
     } catch (error) {
       this.#goAlone(error, reports);
       return;
     }
     this.#stats.transactions += 1;
-    const { tickets, next } = outcome.result;
+    const { tickets, next, intervalMs } = outcome.result;
+    this.#intervalMs = intervalMs;
     for (const ticket of tickets) {
       // Calls that left meanwhile leave their slot unused: a little slower, never over the limit.
       const waiter = this.#waiting.shift();

@@ -21,6 +21,7 @@ import { adoptIdOf, isKey, KEY_RULE } from "./catalog";
 import type { Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import type { IdRow } from "./ids-file";
+import { Progress } from "./progress";
 import { documentText, keyNode, valueNode } from "./yaml-text";
 
 export type KeyFrom = "slug" | "title" | "column";
@@ -45,6 +46,12 @@ export interface ImportResult {
   requests: number;
 }
 
+/** Where `import` speaks while it reads: the tool's stderr (and that stream, when it is a terminal, for the live line). */
+export interface ImportDisplay {
+  err: (line: string) => void;
+  terminal?: NodeJS.WriteStream;
+}
+
 /** A record as the journal keeps it. */
 interface Read {
   id: string;
@@ -59,7 +66,7 @@ export async function importProducts(
   rows: IdRow[],
   discovery: Discovery,
   options: ImportOptions,
-  say: (line: string) => void,
+  display: ImportDisplay,
 ): Promise<ImportResult> {
   const result: ImportResult = { written: new Map(), leftOut: [], unread: [], requests: 0 };
   // What the catalog holds already: adoptIds of its entries, and what its stacks record.
@@ -85,11 +92,17 @@ export async function importProducts(
   }
 
   const gate = new TokenGate();
+  // Answers and 429s, for the progress line's rate and refusals.
+  const answers = { answered: 0, refused: 0 };
   const client = new ServiceApiClient({
     ...options.settings,
     tokenGate: gate,
     logger: (event) => {
       if (event.type === "request") result.requests += 1;
+      if (event.type === "response") {
+        answers.answered += 1;
+        if (event.status === 429) answers.refused += 1;
+      }
     },
   });
   try {
@@ -99,9 +112,20 @@ export async function importProducts(
     const toRead = wanted.filter((row) => projects.byRow.has(row) && !done.has(row.id));
     for (const row of wanted) if (!projects.byRow.has(row)) result.unread.push(`${row.id} (${row.at}): ${projects.problems.get(row)}`);
     if (done.size > 0)
-      say(
+      display.err(
         `import: ${[...done.keys()].filter((id) => wanted.some((r) => r.id === id)).length} read by an earlier run (${journal}); reading the other ${toRead.length}`,
       );
+    // One read per product, at the service's rate limit: 10,000 take minutes, so the run says where it is.
+    // Its rate counts the reads' answers, from now (the project listing before it is not one of them).
+    Object.assign(answers, { answered: 0, refused: 0 });
+    const progress = new Progress({
+      command: "import",
+      stacks: [{ name: "import", records: toRead.length }],
+      countStacks: false,
+      requests: () => answers,
+      err: display.err,
+      ...(display.terminal !== undefined && { terminal: display.terminal }),
+    });
     mkdirSync(options.workDir, { recursive: true });
     let next = 0;
     let refused: Error | undefined;
@@ -113,7 +137,9 @@ export async function importProducts(
           // Appended the moment it arrives: a run killed after this line does not read it again.
           appendFileSync(journal, `${JSON.stringify({ id: row.id, record } satisfies Read)}\n`);
           done.set(row.id, record);
+          progress.record("import", row.id);
         } catch (error) {
+          progress.record("import", row.id);
           if (error instanceof ApiError && (error.status === 401 || error.status === 403)) refused = error;
           else if (error instanceof ApiError && error.status === 404)
             result.unread.push(`${row.id} (${row.at}): not found (no such product, or the token cannot see it)`);
@@ -122,7 +148,11 @@ export async function importProducts(
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(toRead.length, 1)) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(toRead.length, 1)) }, worker));
+    } finally {
+      progress.stop();
+    }
     if (refused !== undefined)
       throw new CatalogError(
         `import stopped: ${refused.message}. The ids read so far are kept (${journal}); run import again after fixing the token`,

@@ -1,6 +1,7 @@
 /**
  * Where a long run is (issue 46): records done / total, stacks done / total, requests per second,
- * refused, and time left, on stderr while the stacks run. On a terminal one live line, drawn by
+ * refused, and time left, on stderr while the stacks run (and while `import` reads the products it
+ * was given: records read / total, without stacks). On a terminal one live line, drawn by
  * cli-progress (a well-kept library, not escape codes of ours), with the lines the run says
  * meanwhile (a stack finished) printed above it; elsewhere (CI, a pipe) a plain line when the run
  * starts and then at most every 10 s, so a log shows it without drowning in it. `--json` gets none
@@ -40,9 +41,13 @@ export function planningNotice(command: RunCommand, err: (text: string) => void,
   return () => done.abort();
 }
 
+/** The commands that show progress: those that run stacks, and `import`. */
+export type ProgressCommand = RunCommand | "import";
+
 export interface ProgressCounts {
   records: { done: number; total: number };
-  stacks: { done: number; total: number };
+  /** None for a command that runs no stacks (`import`). */
+  stacks?: { done: number; total: number };
   /** Requests answered so far (the shared pacer's reports), and of them refused with 429. */
   requests: number;
   refused: number;
@@ -51,12 +56,13 @@ export interface ProgressCounts {
 const number = new Intl.NumberFormat("en-US");
 
 /** The progress in words, e.g. `up: 1,234/10,000 records, 3/59 stacks, 18.5 requests/s, 2 refused, about 4 min left`. */
-export function progressLine(command: RunCommand, counts: ProgressCounts, elapsedMs: number): string {
+export function progressLine(command: ProgressCommand, counts: ProgressCounts, elapsedMs: number): string {
   const { records, stacks } = counts;
   const rate = elapsedMs > 0 ? (counts.requests * 1000) / elapsedMs : 0;
   return (
     `${command}: ${number.format(records.done)}/${number.format(records.total)} records, ` +
-    `${stacks.done}/${stacks.total} stacks, ${rate.toFixed(1)} requests/s, ${number.format(counts.refused)} refused, ` +
+    (stacks === undefined ? "" : `${stacks.done}/${stacks.total} stacks, `) +
+    `${rate.toFixed(1)} requests/s, ${number.format(counts.refused)} refused, ` +
     timeLeft(records, elapsedMs)
   );
 }
@@ -72,9 +78,11 @@ function timeLeft({ done, total }: { done: number; total: number }, elapsedMs: n
 }
 
 export interface ProgressOptions {
-  command: RunCommand;
-  /** Each stack to run, with its number of records. */
+  command: ProgressCommand;
+  /** Each stack to run, with its number of records (`import`: one group, the products it reads, with `countStacks: false`). */
   stacks: { name: string; records: number }[];
+  /** False: the line counts records only (a command that runs no stacks). */
+  countStacks?: boolean;
   /** The shared pacer's counts so far. */
   requests: () => { answered: number; refused: number };
   /** Plain lines go here (the tool's stderr). */
@@ -147,7 +155,7 @@ export class Progress {
       this.#options.command,
       {
         records: { done: this.#done(), total: this.#total },
-        stacks: { done: this.#finished.size, total: this.#options.stacks.length },
+        ...(this.#options.countStacks !== false && { stacks: { done: this.#finished.size, total: this.#options.stacks.length } }),
         requests: answered,
         refused,
       },

@@ -87,6 +87,19 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
   for (const facts of chosen) {
     const result: Recovered = { stack: facts.name, lines: [], refused: false };
     out.push(result);
+    try {
+      await recoverStack(facts, result);
+    } finally {
+      // Each stack's lines as it is done with (a refused one included), not all at the end: a long recovery shows where it is.
+      io.out(`${result.stack}:${result.refused ? " NOT RECOVERED" : ""}`);
+      for (const line of result.lines) io.out(`  ${describeRecovery(line)}`);
+    }
+  }
+  if (out.length === 0)
+    io.out("no stack of the catalog is locked or has pending operations or lost creates to take in: nothing to recover");
+  return out;
+
+  async function recoverStack(facts: StackFacts, result: Recovered): Promise<void> {
     // 0. A file beside the state that stops the CLI from loading it (a `file://` backend's empty `.attrs`): first, or `pulumi cancel` fails too.
     if (facts.damaged !== undefined) for (const file of await repair(facts, options)) result.lines.push({ code: "repaired", file });
     // 1. The lock.
@@ -105,7 +118,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
         result.refused = true;
       }
     }
-    if (result.refused) continue;
+    if (result.refused) return;
 
     // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
     const ids = known.get(facts.name) ?? new Map<string, KnownId>();
@@ -131,13 +144,6 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     }
     if (result.lines.length === 0) result.lines.push({ code: "nothing" });
   }
-  for (const r of out) {
-    io.out(`${r.stack}:${r.refused ? " NOT RECOVERED" : ""}`);
-    for (const line of r.lines) io.out(`  ${describeRecovery(line)}`);
-  }
-  if (out.length === 0)
-    io.out("no stack of the catalog is locked or has pending operations or lost creates to take in: nothing to recover");
-  return out;
 }
 
 /**

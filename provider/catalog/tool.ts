@@ -379,7 +379,7 @@ export async function runImport(files: string[], options: ToolOptions, workspace
     ids.rows,
     discovery,
     { catalogDir: options.catalogDir, workDir: options.workDir, keyFrom: options.keyFrom, parallel: options.parallel, settings },
-    (line) => io.err(line),
+    { err: io.err, ...(io.terminal !== undefined && { terminal: io.terminal }) },
   );
   const count = [...result.written.values()].reduce((n, keys) => n + keys.length, 0);
   io.out(

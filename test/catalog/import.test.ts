@@ -50,12 +50,15 @@ describe("import into the catalog's files", () => {
       elsewhere: new Map(),
     };
 
+    const said: string[] = [];
     const result = await importProducts(
       made.map((p, i) => ({ at: `line ${i + 2}`, id: p.id, project: "Acme Web" })),
       discovery,
       { catalogDir, workDir: join(dir, "work"), keyFrom: "slug", parallel: 2, settings: { baseUrl: sim.url, token: sim.token } },
-      () => undefined,
+      { err: (line) => said.push(line) },
     );
+    // Where it is, as it starts (no terminal: a plain line, then one every 10 s): the reads, no stacks.
+    expect(said).toEqual(["import: 0/2 records, 0.0 requests/s, 0 refused, time left not known yet"]);
 
     expect(result.written).toEqual(new Map([["acme-web.yaml", ["on", "δelta-straße"]]]));
     const text = readFileSync(join(catalogDir, "acme-web.yaml"), "utf8");

@@ -77,7 +77,12 @@ describe("serviceapi-catalog import: existing products into the catalog", { time
       sim.clearFaults();
 
       const again = await user.tool(["import", "ids.csv", "--parallel", "4"]);
-      expect(again.stderr).toMatch(/^import: \d+ read by an earlier run \(.*import\.jsonl\); reading the other \d+\n$/);
+      const [earlier, ...progress] = again.stderr.trimEnd().split("\n");
+      const other = /^import: \d+ read by an earlier run \(.*import\.jsonl\); reading the other (\d+)$/.exec(earlier!);
+      expect(other, again.stderr).not.toBeNull();
+      // Where it is (stderr is not a terminal): a plain line as the reads start, then one every 10 s at most.
+      expect(progress[0]).toBe(`import: 0/${other![1]} records, 0.0 requests/s, 0 refused, time left not known yet`);
+      for (const line of progress) expect(line).toMatch(/^import: [\d,]+\/[\d,]+ records, [\d.]+ requests\/s, \d+ refused, /);
       expect(again.code).toBe(1);
       const lines = again.stdout.trimEnd().split("\n");
       expect(lines[0]).toMatch(/^import: 200 product\(s\) written into 2 file\(s\) of catalog; \d+ request\(s\)$/);

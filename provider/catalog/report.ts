@@ -20,14 +20,16 @@ import {
   type Reason,
   type Recovery,
 } from "./changes";
+import type { CatalogChange } from "./catalog";
 import { countsText } from "./kinds";
+import type { Move, Split } from "./plan";
 import type { StackReport } from "./stack-run";
 
 /** The version of `--json`'s shape (plan and report): bumped when a field changes meaning or goes. */
 export const REPORT_VERSION = 2;
 
 export interface RunReport {
-  /** {@link REPORT_VERSION}. */
+  /** The version of this shape (REPORT_VERSION); none in a report of version 1. */
   version?: number;
   command: string;
   /** Stacks in the layout. */
@@ -43,8 +45,47 @@ export interface RunReport {
   next?: string[];
   /** How the rate limit was shared (`run.ts`). */
   rateLimit?: RateLimitReport;
-  /** In `--json` only: {@link runTotals}, what the text report's `Total:` line says. */
+  /** In `--json` only: what the text report's `Total:` line says (`runTotals`). */
   totals?: Totals;
+}
+
+/**
+ * `plan --json`: what a deploy of the catalog would run, for a CI workflow's matrix and for policy
+ * engines (docs/schema/plan-v2.json is this type as JSON Schema, `npm run schema`).
+ */
+export interface PlanReport {
+  /** The version of this shape (REPORT_VERSION). */
+  version: typeof REPORT_VERSION;
+  /** The stacks an up runs, by name. */
+  stacks: string[];
+  /** `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}` in GitHub Actions. */
+  matrix: { stack: string[] };
+  /** Whether there is a stack to run: Actions refuses an empty matrix. */
+  any: boolean;
+  /** The stacks a preview (or drift) runs: before the moves, where the products are now. */
+  preview: { matrix: { stack: string[] }; any: boolean };
+  /** Stacks per CI job, comma-separated, for `--stack "$BATCH"`. */
+  batches: { deploy: string[]; preview: string[] };
+  /** Stacks split into others (state moves; no request to the service). */
+  splits: Split[];
+  /** State moves due before a deploy (`pulumi state move`). */
+  moves: Move[];
+  /** Renamed keys: the new key, and the key the state holds. */
+  renames: { key: string; from: string }[];
+  /** Stacks an up would not run, with why. */
+  blocked: { stack: string; reasons: Reason[] }[];
+  /** What a reviewer must see about the whole catalog. */
+  notes: Reason[];
+  /** With `--base`: the entries the change adds, changes, moves and removes; null without. */
+  change: CatalogChange | null;
+  layout: {
+    /** Stacks in the layout after the moves. */
+    stacks: number;
+    /** Entries in the catalog. */
+    products: number;
+    /** No stack exists yet: the first up creates them. */
+    fresh: boolean;
+  };
 }
 
 /** How the run shared the rate limit, for the report: `--json`'s `rateLimit`. */

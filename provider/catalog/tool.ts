@@ -20,7 +20,7 @@ import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
 import { recover } from "./recover";
-import { describeReason, formatReport, REPORT_VERSION, runTotals, totals, type RunReport } from "./report";
+import { describeReason, formatReport, REPORT_VERSION, runTotals, totals, type PlanReport, type RunReport } from "./report";
 import { chooseStore } from "./rate-limit-store";
 import { planningNotice } from "./progress";
 import { journalDir, runPlanned, type Output } from "./run";
@@ -126,25 +126,24 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   const renames = [...deploy.renames].map(([key, from]) => ({ key, from })).sort((a, b) => (a.key < b.key ? -1 : 1));
   const fresh = discovery.stacks.size === 0;
   if (options.json) {
-    io.out(
-      JSON.stringify({
-        version: REPORT_VERSION,
-        stacks,
-        // `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}` in GitHub Actions; `any` guards an empty matrix, which Actions refuses.
-        matrix: { stack: stacks },
-        any: stacks.length > 0,
-        preview: { matrix: { stack: previewStacks }, any: previewStacks.length > 0 },
-        // Stacks per CI job: `--stack "$BATCH"` (comma-separated) runs a batch in one job, its stacks in parallel sharing one pacer.
-        batches: { deploy: batches(stacks, options.batchSize), preview: batches(previewStacks, options.batchSize) },
-        splits: deploy.splits,
-        moves: deploy.moves,
-        renames,
-        blocked,
-        notes,
-        change: discovery.change ?? null,
-        layout: { stacks: deploy.target.stacks().length, products: discovery.catalog.size, fresh },
-      }),
-    );
+    const report: PlanReport = {
+      version: REPORT_VERSION,
+      stacks,
+      // `strategy.matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}` in GitHub Actions; `any` guards an empty matrix, which Actions refuses.
+      matrix: { stack: stacks },
+      any: stacks.length > 0,
+      preview: { matrix: { stack: previewStacks }, any: previewStacks.length > 0 },
+      // Stacks per CI job: `--stack "$BATCH"` (comma-separated) runs a batch in one job, its stacks in parallel sharing one pacer.
+      batches: { deploy: batches(stacks, options.batchSize), preview: batches(previewStacks, options.batchSize) },
+      splits: deploy.splits,
+      moves: deploy.moves,
+      renames,
+      blocked,
+      notes,
+      change: discovery.change ?? null,
+      layout: { stacks: deploy.target.stacks().length, products: discovery.catalog.size, fresh },
+    };
+    io.out(JSON.stringify(report));
     return EXIT.ok;
   }
   io.out(

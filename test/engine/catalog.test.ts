@@ -18,6 +18,7 @@ import { simulator } from "../helpers";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { CatalogUser, byRoute, progressLines, reportLines, withoutPlanning, type Entry } from "./catalog-support";
 import { step } from "./suite";
+import { expectSchema } from "./json-schema";
 
 /** The tool's one listing of the projects (its token check too): one per run. */
 const LISTING = "GET /v1/projects?limit=100";
@@ -82,6 +83,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
 
       const plan = await user.tool(["plan", "--json", "--stack-size", "20", "--batch-size", "2"]);
       expect([plan.code, plan.stderr]).toEqual([0, ""]);
+      expectSchema("plan", JSON.parse(plan.stdout), "the first plan");
       expect(JSON.parse(plan.stdout)).toMatchObject({
         stacks: STACKS,
         matrix: { stack: STACKS },
@@ -138,6 +140,7 @@ describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeou
         sim.clearRequests();
 
         const plan = await user.tool(["plan", "--base", "HEAD", "--json", "--stack-size", "20"]);
+        expectSchema("plan", JSON.parse(plan.stdout), "a plan of a change (--base)");
         expect([plan.code, plan.stderr]).toEqual([0, ""]);
         expect(JSON.parse(plan.stdout)).toMatchObject({
           stacks: ["catalog-a.all", "catalog-b.all"],

@@ -17,6 +17,7 @@ import { openStateBackend } from "../../provider/backend";
 import type { PlannedChange } from "../../provider/catalog/changes";
 import type { RunReport } from "../../provider/catalog/report";
 import type { CatalogUser, ToolRun } from "./catalog-support";
+import { expectSchema } from "./json-schema";
 
 const PRODUCTS = "/api/v1/public/products";
 /** The fields a create carries (the contract's table: `status` is sent by one PATCH after the POST). */
@@ -201,6 +202,11 @@ export async function parity(
   ).toBe(preview.code);
   const previewReport = parse(preview);
   const upReport = parse(up);
+  for (const [run, report] of [
+    ["preview", previewReport],
+    ["up", upReport],
+  ] as const)
+    if (report !== undefined) expectSchema("report", report, `${label}: the ${run}`);
   if (previewReport === undefined || upReport === undefined) {
     // Refused before any stack ran: the same line, and nothing sent.
     expect(upReport, `${label}: both refused before any stack`).toBeUndefined();

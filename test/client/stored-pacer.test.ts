@@ -155,8 +155,9 @@ describe("a runner on a busy machine", () => {
       sleep: (ms, signal) => base.sleep(ms + (ms > 0 && ++sleeps === 1 ? 100 : 0), signal),
     };
     const store = new MemoryStore(clock, 0);
-    // A pace learned a moment ago: one call every 250 ms.
-    store.state = { ...initialPace(), intervalMs: 250, lastLimitedAt: 0 };
+    // A pace learned a moment ago: one call every 250 ms. A moment ago on this clock — which starts at the process's
+    // uptime: at 0, a worker alive for over a minute (FORGET_AFTER_MS) had the pace forgotten, and nothing was paced.
+    store.state = { ...initialPace(), intervalMs: 250, lastLimitedAt: base.now() };
     const pacer = new StoredPacer({ store: store.handle(), clock, warn: () => undefined });
     const granted: number[] = [];
     const start = base.now();

@@ -28,9 +28,10 @@
 /** A field's value before and after, as the engine shows them (`[secret]` for a secret). */
 export interface FieldChange {
   field: string;
-  /** `undefined`: the field had no value before (a create). */
-  from: unknown;
-  to: unknown;
+  /** Absent (`undefined`, which JSON leaves out): the field had no value before (a create). */
+  from?: unknown;
+  /** Absent: the field has no value after (cleared, or gone with the record). */
+  to?: unknown;
   /** Kept by the stack only (`onDelete`, `adoptId`): nothing is sent for it. */
   stackOnly?: true;
 }

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { readSettings } from "../resources/settings";
 import type { CatalogChange } from "./catalog";
-import type { Reason } from "./changes";
+import type { FieldChange, Reason } from "./changes";
 import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { readIdsFile } from "./ids-file";
@@ -303,8 +303,7 @@ export function nextAfterDrift(reports: StackReport[], options: ToolOptions): st
   const stacks = `--stack ${drifted.join(",")}`;
   // Setting a status back is the one fix that takes a product off sale, or puts one back: said before anyone runs it.
   const statuses = reports.flatMap((r) => r.changes.filter((c) => c.op === "drift" && c.fields.some((f) => f.field === "status")));
-  const moved = (from: (f: { from: unknown; to: unknown }) => boolean) =>
-    statuses.filter((c) => c.fields.some((f) => f.field === "status" && from(f))).length;
+  const moved = (from: (f: FieldChange) => boolean) => statuses.filter((c) => c.fields.some((f) => f.field === "status" && from(f))).length;
   const archivedNow = moved((f) => f.to === "archived" && f.from !== "archived");
   const liveNow = moved((f) => f.from === "archived" && f.to !== "archived");
   const status = [

@@ -4,10 +4,10 @@
  * types the tool writes (`PlanReport`, `RunReport` in provider/catalog/report.ts), so that they
  * cannot say other than the code does (ts-json-schema-generator, the JSDoc comments as descriptions).
  *
- *   npm run schema            # writes docs/schema/plan-v<N>.json and report-v<N>.json
+ *   npm run schema            # writes docs/schema/plan-v2.json and docs/schema/report-v2.json
  *
- * N is REPORT_VERSION: a field that changes meaning or goes bumps it, and the files of the earlier
- * version stay beside the new ones. test/catalog/json-schema.test.ts keeps the committed files equal
+ * The number is REPORT_VERSION: a field that changes meaning or goes bumps it, and the files of the
+ * earlier version stay beside the new ones. test/catalog/json-schema.test.ts keeps the committed files equal
  * to what this writes, and the engine tests check every `plan --json`, `preview --json` and
  * `up --json` they run against them.
  */

@@ -110,7 +110,9 @@ export function readProcessTable(): ProcessTable {
 /**
  * The process table from `/proc/<pid>/stat`: the fields after the command name (which may hold
  * spaces and parentheses, so they start after its last ")") are state, ppid, …, and at [19] the
- * start time in clock ticks since boot.
+ * start time in clock ticks since boot. Processes that have exited are left out, zombies too (state
+ * Z, or X): one whose parent has not collected it yet still has its entry, but runs nothing, starts
+ * nothing and cannot be killed — a watcher that "killed" it would name a process that was gone.
  */
 export function procTable(): ProcessTable {
   const table: ProcessTable = new Map();
@@ -118,6 +120,7 @@ export function procTable(): ProcessTable {
     if (!/^\d+$/.test(name)) continue;
     const fields = statFields(Number(name));
     if (fields === undefined) continue; // exited meanwhile
+    if (fields[0] === "Z" || fields[0] === "X") continue;
     table.set(Number(name), { ppid: Number(fields[1]), start: fields[19]! });
   }
   return table;

@@ -118,14 +118,18 @@ export async function importProducts(
     // One read per product, at the service's rate limit: 10,000 take minutes, so the run says where it is.
     // Its rate counts the reads' answers, from now (the project listing before it is not one of them).
     Object.assign(answers, { answered: 0, refused: 0 });
-    const progress = new Progress({
-      command: "import",
-      stacks: [{ name: "import", records: toRead.length }],
-      countStacks: false,
-      requests: () => answers,
-      err: display.err,
-      ...(display.terminal !== undefined && { terminal: display.terminal }),
-    });
+    // Nothing to read (all read before, or left out): no line that would only say 0/0.
+    const progress =
+      toRead.length === 0
+        ? undefined
+        : new Progress({
+            command: "import",
+            stacks: [{ name: "import", records: toRead.length }],
+            countStacks: false,
+            requests: () => answers,
+            err: display.err,
+            ...(display.terminal !== undefined && { terminal: display.terminal }),
+          });
     mkdirSync(options.workDir, { recursive: true });
     let next = 0;
     let refused: Error | undefined;
@@ -137,9 +141,9 @@ export async function importProducts(
           // Appended the moment it arrives: a run killed after this line does not read it again.
           appendFileSync(journal, `${JSON.stringify({ id: row.id, record } satisfies Read)}\n`);
           done.set(row.id, record);
-          progress.record("import", row.id);
+          progress?.record("import", row.id);
         } catch (error) {
-          progress.record("import", row.id);
+          progress?.record("import", row.id);
           if (error instanceof ApiError && (error.status === 401 || error.status === 403)) refused = error;
           else if (error instanceof ApiError && error.status === 404)
             result.unread.push(`${row.id} (${row.at}): not found (no such product, or the token cannot see it)`);
@@ -151,7 +155,7 @@ export async function importProducts(
     try {
       await Promise.all(Array.from({ length: Math.min(options.parallel, Math.max(toRead.length, 1)) }, worker));
     } finally {
-      progress.stop();
+      progress?.stop();
     }
     if (refused !== undefined)
       throw new CatalogError(

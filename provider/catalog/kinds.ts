@@ -6,8 +6,8 @@
  * the resource itself.
  */
 import type { ResourceFields } from "../resources/field-table";
-// The field tables by module, not through the resources' indexes: the stacks' program (a process per stack) reads
-// this table, and must not load the lifecycles (`program.ts`).
+// The field tables by module, not through the resources' indexes: the stacks' program reads this table, and declaring
+// records loads no lifecycle (`stack-program.ts`; test/catalog/stack-program.test.ts).
 import { PRODUCT_FIELDS } from "../resources/product/inputs-and-state";
 import { isProductResource, type RecordedResource } from "../resources/product/recorded";
 import { SITE_FIELDS } from "../resources/site";

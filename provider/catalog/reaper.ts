@@ -3,8 +3,8 @@
  *
  * Why it is needed: a SIGKILL (a lost CI runner, the OOM killer, `kill -9`) gives the tool no chance
  * to stop its `pulumi` commands. Each of those then dies of SIGPIPE at its next write to the tool,
- * or lives on; either way the plugins it started — the language host, the program, the dynamic
- * provider — are orphaned, and keep running. Killing the tool's process group does not reach them:
+ * or lives on; either way the plugins it started — the dynamic providers — are orphaned, and keep
+ * running (the stacks' programs run in the tool's own process, and end with it). Killing the tool's process group does not reach them:
  * Pulumi's CLI starts every plugin in a process group of its own.
  *
  * Why a watcher process and not the parent-death signal (`setpriv --pdeathsig`, `prctl`): that

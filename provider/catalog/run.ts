@@ -20,7 +20,7 @@ import { CatalogError } from "./errors";
 import { retire } from "./moves";
 import { Progress } from "./progress";
 import { openRateLimitStore, RATE_LIMIT_STORE_ENV, type StoreChoice } from "./rate-limit-store";
-import type { ProgramItem } from "./program-input";
+import type { ProgramItem } from "./stack-program";
 import type { RateLimitReport } from "./report";
 import { emptyReport, meaningfulLines, runOnStack, type RunCommand, type StackReport } from "./stack-run";
 import { takenOverRecords, Workspaces } from "./workspace";

@@ -1,8 +1,8 @@
 /**
  * Where the catalog's stacks run: Pulumi's Automation API over the user's own CLI and state
  * backend (`PULUMI_BACKEND_URL` or `pulumi login`), one project folder per stack under the work
- * folder (default `.serviceapi-catalog/`), each holding a generated Pulumi.yaml and a one-line
- * program that loads `program.ts` of this package. One folder per stack because stacks run in
+ * folder (default `.serviceapi-catalog/`), each holding a generated Pulumi.yaml; a stack's records
+ * are declared in this process (`stack-program.ts`, an inline program). One folder per stack because stacks run in
  * parallel, and the CLI keeps per-folder files (the selected stack, stack config) that concurrent
  * commands in one folder would race on. The folders are rebuilt every run: a clean runner needs
  * nothing from an earlier one.
@@ -16,7 +16,7 @@ import { stringify } from "yaml";
 import { TAKEN_OVER, type TakenOver } from "../resources/product";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
 import { CatalogError } from "./errors";
-import { PRODUCTS_ENV, writeProgramInput, type ProgramItem } from "./program-input";
+import type { ProgramItem } from "./stack-program";
 
 /**
  * The Automation API, loaded at its first use: it loads the whole Pulumi SDK (TypeScript, npm's
@@ -86,14 +86,14 @@ export interface WorkspaceOptions {
 }
 
 /**
- * The files of a stack's project folder (beside its links): Pulumi.yaml, and the program, which is
- * this package's (`program.ts`, by absolute path: the folder has no code of its own). The program
- * is plain JavaScript and says so (`typescript: false`), so a language host that reads the option
- * starts no ts-node; index.js hands Pulumi the function `program.ts` exports.
+ * The files of a stack's project folder (beside its links): Pulumi.yaml, and an index.js for
+ * `pulumi` run there by hand, which says to run the tool instead (`outsideTheTool`: the tool runs
+ * the stack's program in its own process). Plain JavaScript, and said so (`typescript: false`), so
+ * a language host that reads the option starts no ts-node.
  */
 export function projectFiles(
   options: Pick<WorkspaceOptions, "project" | "config">,
-  program = join(__dirname, "program.js"),
+  program = join(__dirname, "stack-program.js"),
 ): Record<string, string> {
   // Written here, not through the Automation API's projectSettings, whose type has no project-level `config` values.
   const project = {
@@ -103,7 +103,7 @@ export function projectFiles(
     main: "index.js",
     ...(Object.keys(options.config).length > 0 && { config: options.config }),
   };
-  return { "Pulumi.yaml": stringify(project), "index.js": `module.exports = require(${JSON.stringify(program)});\n` };
+  return { "Pulumi.yaml": stringify(project), "index.js": `module.exports = require(${JSON.stringify(program)}).outsideTheTool;\n` };
 }
 
 /**
@@ -174,7 +174,7 @@ export class Workspaces {
 
   /**
    * A stack, created in the backend if it is not there yet (no request to the service). With
-   * `products`, its program declares them (for preview, up, drift); `more` is environment for its
+   * `items`, its program declares them (for preview, up, drift); `more` is environment for its
    * `pulumi` commands (the shared pacer's URL, the create journal). `exists`: what the tool read of
    * the backend, so a new stack costs one `pulumi` process (`stack init`), not a failed
    * `stack select` first (another process may have made it since: `stack select` then), and a
@@ -182,12 +182,9 @@ export class Workspaces {
    */
   async stack(name: string, items?: ProgramItem[], more: Record<string, string> = {}, exists?: boolean): Promise<Stack> {
     const dir = join(this.#options.workDir, this.#options.folder ?? "stacks", name);
-    const env: Record<string, string> = { ...more };
-    if (items !== undefined) {
-      mkdirSync(dir, { recursive: true });
-      env[PRODUCTS_ENV] = writeProgramInput(dir, { stack: name, items });
-    }
-    const ws = await this.#workspace(dir, env);
+    // Loaded with the Automation API, at the first stack that runs (it loads Pulumi's resource SDK).
+    const { declareItems } = await import("./stack-program");
+    const ws = await this.#workspace(dir, more, items === undefined ? undefined : () => declareItems(items));
     const { Stack, StackAlreadyExistsError } = await automation();
     if (exists === true) {
       // The tool has just read this stack in the backend, and every command it runs names the stack
@@ -226,7 +223,8 @@ export class Workspaces {
     }
   }
 
-  async #workspace(dir: string, env: Record<string, string>): Promise<LocalWorkspace> {
+  /** `program`: the stack's records, declared in this process (an inline program); without it, commands that run no program. */
+  async #workspace(dir: string, env: Record<string, string>, program?: () => void): Promise<LocalWorkspace> {
     mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
     // Pulumi's dynamic-provider launcher starts ./node_modules/@pulumi/pulumi from the program folder
     // (its `pulumi-resource-pulumi-nodejs` script); linking the SDK this package runs with also gives the language host and
@@ -242,6 +240,7 @@ export class Workspaces {
     return LocalWorkspace.create({
       workDir: dir,
       pulumiCommand: await this.cli(),
+      ...(program !== undefined && { program: () => Promise.resolve(program()) }),
       envVars: { ...BACKEND_LIST_WORKERS, ...this.#options.env, ...env },
     });
   }

@@ -10,7 +10,7 @@
  * which loads the whole SDK (its index: the Automation API, npm's arborist and pacote) and
  * TypeScript — about 1,100 modules. The text it makes is always the same for an installed package: a
  * one-line `require` of `pulumi-serviceapi/dynamic/<type>`. So it is written out here
- * ({@link providerStub}; test/catalog/program.test.ts keeps it equal to what the SDK's serializer makes
+ * ({@link providerStub}; test/catalog/stack-program.test.ts keeps it equal to what the SDK's serializer makes
  * of each provider module), and the resource is the `CustomResource` that `dynamic.Resource` builds from it.
  */
 import "../dynamic/node-version"; // first: an older Node gets one clear line, not an error from inside a dependency

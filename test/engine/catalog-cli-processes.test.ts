@@ -7,7 +7,8 @@
  * A first `up` runs `stack init` and `up` for each new stack — no `stack select` that fails first,
  * and none of the reads the Automation API makes after an `up` to fill in a result the tool does
  * not use (`stack output` twice, `stack history`). A second `up` runs `up` alone for each stack it
- * found in the backend: no `stack select` to look it up again.
+ * found in the backend: no `stack select` to look it up again. Each `up` is handed the tool's own
+ * address for the stack's program (`--client`): no language host, no program process.
  *
  * The same runs show the progress (issue 46): through a pipe, plain lines, the first at once; on a
  * pseudo-terminal, one live line drawn in place, each stack's line above it, the report on stdout.
@@ -69,6 +70,11 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     expect(user.stacks()).toEqual(stacks);
     const firstRun = commands();
     for (const stack of stacks) expect(perStack(firstRun, stack), firstRun.join("\n")).toEqual({ "stack init": 1, up: 1 });
+    // Each stack's program runs in the tool's process (an inline program): the CLI is handed its address, so it starts
+    // no language host and no Node.js program process of its own.
+    const ups = firstRun.filter((line) => verbs(line) === "up");
+    expect(ups).toHaveLength(stacks.length);
+    for (const line of ups) expect(line).toMatch(/ --client=127\.0\.0\.1:\d+( |$)/);
 
     writeFileSync(log, "");
     const second = await user.tool(["up"], env);

@@ -2,7 +2,7 @@
  * A user of `serviceapi-catalog` for the engine test: a scratch git repository holding a catalog
  * folder, a file backend and a PULUMI_HOME of its own, and the installed bin run as a child process
  * (the packed copy in the repo's node_modules, as `npx serviceapi-catalog` runs it), with the real
- * Pulumi CLI and this Node.js first on PATH — the language host starts `node` from PATH.
+ * Pulumi CLI and this Node.js first on PATH — the dynamic-provider launcher starts `node` from PATH.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";

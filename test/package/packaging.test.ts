@@ -93,7 +93,7 @@ describe("the published package", () => {
     // The catalog tool's bin (its entry, the command line it runs, the reaper's watcher it starts), and its
     // program, which every catalog stack runs.
     expect(pkg.bin).toEqual({ "serviceapi-catalog": "dist/provider/catalog/bin.js" });
-    for (const file of ["bin.js", "cli.js", "reaper.js", "reaper-process.js", "program.js"])
+    for (const file of ["bin.js", "cli.js", "reaper.js", "reaper-process.js", "stack-program.js"])
       expect(files).toContain(`dist/provider/catalog/${file}`);
   });
 

@@ -1,17 +1,17 @@
 /**
- * The catalog stacks' program (provider/catalog/program.ts), compiled as the build compiles it and
+ * The catalog stacks' program (provider/catalog/stack-program.ts), compiled as the build compiles it and
  * installed as a user installs the package (under node_modules, with its package.json), run by a
  * Node.js process under Pulumi's mocks: the resources it declares (type, name, inputs, the provider
- * stub), the stub equal to what Pulumi's closure serializer makes of the installed provider module,
- * and what it leaves unloaded — the SDK's index (the Automation API), TypeScript, the serializer,
- * the provider's code. The engine test (test/engine/catalog.test.ts) runs it through the real CLI.
+ * stub), the stub equal to what Pulumi's closure serializer makes of the installed provider module
+ * (which the program itself never loads), and the line a stack's project folder gives someone who
+ * runs `pulumi` there by hand. The engine tests (test/engine/catalog*.test.ts) run it through the
+ * real CLI, inside the tool's process.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRODUCTS_ENV } from "../../provider/catalog/program-input";
 import { projectFiles } from "../../provider/catalog/workspace";
 import { providerStub } from "../../provider/program/light-resource";
 import { REPO } from "../../scripts/repo";
@@ -21,7 +21,10 @@ const scratch = mkdtempSync(join(tmpdir(), "catalog-program-"));
 const PACKAGE = join(scratch, "node_modules", "pulumi-serviceapi");
 const PROJECT_ID = "b60eff92-1f78-5f2b-bf1a-52ff785acb74";
 
-/** Runs the program as the language host would (through the generated index.js), under mocks; then serializes the provider as the SDK does. */
+/**
+ * Declares the items as the tool does (\`declareItems\`, under mocks); runs the project folder's index.js as a language
+ * host would; then serializes the provider as the SDK does.
+ */
 const CHILD = `
 const { setMocks } = require("@pulumi/pulumi/runtime/mocks");
 const declared = [];
@@ -30,19 +33,23 @@ setMocks(
     call: (args) => args.inputs },
   "serviceapi-catalog", "catalog-plans.all", true, "organization",
 ).then(async () => {
-  const program = require(process.argv[2]);
-  await program();
+  const { declareItems } = require(process.argv[2]);
+  declareItems(JSON.parse(process.argv[4]));
   while (declared.length < 2) await new Promise((resolve) => setImmediate(resolve));
   const loaded = Object.keys(require.cache);
+  const byHand = require(process.argv[3]);
+  let refusal;
+  try { byHand(); } catch (error) { refusal = { name: error.constructor.name, message: error.message }; }
   const provider = require("pulumi-serviceapi/dynamic/product");
   const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
   const serialized = (await serializeFunction(() => provider)).text;
-  process.stdout.write(JSON.stringify({ typeofProgram: typeof program, declared, loaded, serialized }));
+  process.stdout.write(JSON.stringify({ typeofByHand: typeof byHand, refusal, declared, loaded, serialized }));
 });
 `;
 
 interface ChildResult {
-  typeofProgram: string;
+  typeofByHand: string;
+  refusal: { name: string; message: string };
   declared: { type: string; name: string; inputs: Record<string, unknown> }[];
   loaded: string[];
   serialized: string;
@@ -56,27 +63,21 @@ beforeAll(() => {
   const stack = join(scratch, "stack");
   mkdirSync(stack);
   for (const [file, text] of Object.entries(
-    projectFiles({ project: "serviceapi-catalog", config: {} }, join(PACKAGE, "dist", "provider", "catalog", "program.js")),
+    projectFiles({ project: "serviceapi-catalog", config: {} }, join(PACKAGE, "dist", "provider", "catalog", "stack-program.js")),
   ))
     writeFileSync(join(stack, file), text);
-  const input = join(stack, "products.json");
-  writeFileSync(
-    input,
-    JSON.stringify({
-      stack: "catalog-plans.all",
-      items: [
-        { key: "pro", kind: "product", entry: { projectId: PROJECT_ID, title: "Pro plan", slug: "pro" } },
-        { key: "basic", kind: "product", entry: { projectId: PROJECT_ID, title: "Basic plan", status: "archived", onDelete: "retain" } },
-      ],
-    }),
-  );
+  const items = [
+    { key: "pro", kind: "product", entry: { projectId: PROJECT_ID, title: "Pro plan", slug: "pro" } },
+    { key: "basic", kind: "product", entry: { projectId: PROJECT_ID, title: "Basic plan", status: "archived", onDelete: "retain" } },
+  ];
   writeFileSync(join(scratch, "child.js"), CHILD);
-  const out = execFileSync(process.execPath, [join(scratch, "child.js"), join(stack, "index.js")], {
+  const program = join(PACKAGE, "dist", "provider", "catalog", "stack-program.js");
+  const out = execFileSync(process.execPath, [join(scratch, "child.js"), program, join(stack, "index.js"), JSON.stringify(items)], {
     cwd: scratch,
     // The package where a user's install puts it, beside @pulumi/pulumi: the serializer names a module by what
     // `require.resolve` finds from the SDK's folder (its package's "exports" then give the short name). The SDK here is
     // the repository's, so the scratch install is on NODE_PATH too; a clean clone has no pulumi-serviceapi of its own.
-    env: { ...process.env, NODE_PATH: [join(scratch, "node_modules"), nodePath].join(delimiter), [PRODUCTS_ENV]: input },
+    env: { ...process.env, NODE_PATH: [join(scratch, "node_modules"), nodePath].join(delimiter) },
     encoding: "utf8",
   });
   result = JSON.parse(out) as ChildResult;
@@ -84,8 +85,7 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the catalog stacks' program", () => {
-  it("is a function Pulumi calls once it has loaded the module, and declares each product of its input", () => {
-    expect(result.typeofProgram).toBe("function");
+  it("declares each record it is given, by its catalog key", () => {
     expect(result.declared.map(({ type, name }) => ({ type, name }))).toEqual([
       { type: "pulumi-nodejs:dynamic/serviceapi:Product", name: "pro" },
       { type: "pulumi-nodejs:dynamic/serviceapi:Product", name: "basic" },
@@ -107,25 +107,30 @@ describe("the catalog stacks' program", () => {
     expect(providerStub("pulumi-serviceapi/dynamic/product")).toContain('const provider = require("pulumi-serviceapi/dynamic/product");\n');
   });
 
-  it("loads neither the SDK's index (the Automation API), TypeScript, the closure serializer nor the provider's code", () => {
+  it("declares them without Pulumi's closure serializer (nor TypeScript, which it loads) or the provider's code", () => {
     const inPackage = (file: string) => result.loaded.some((path) => path.endsWith(file));
-    expect(inPackage(join("dist", "provider", "catalog", "program.js"))).toBe(true);
+    expect(inPackage(join("dist", "provider", "catalog", "stack-program.js"))).toBe(true);
     expect(inPackage(join("@pulumi", "pulumi", "resource.js"))).toBe(true);
     for (const file of [
-      join("@pulumi", "pulumi", "index.js"),
-      join("@pulumi", "pulumi", "automation", "index.js"),
       join("@pulumi", "pulumi", "runtime", "closure", "serializeClosure.js"),
       join("typescript", "lib", "typescript.js"),
-      join("dist", "provider", "index.js"),
       join("dist", "provider", "dynamic", "product.js"),
       join("dist", "provider", "resources", "product", "lifecycle.js"),
     ])
       expect({ file, loaded: inPackage(file) }).toEqual({ file, loaded: false });
   });
+
+  it("run by hand with `pulumi` in a stack's folder, it refuses in one line naming the command to run", () => {
+    expect(result.typeofByHand).toBe("function");
+    expect(result.refusal).toEqual({
+      name: "RunError",
+      message: "this stack's program is run by serviceapi-catalog: run `serviceapi-catalog preview`, not `pulumi` here",
+    });
+  });
 });
 
 describe("the files of a stack's project folder", () => {
-  it("are Pulumi.yaml for plain JavaScript, and an index.js that hands Pulumi the package's program", () => {
+  it("are Pulumi.yaml for plain JavaScript, and an index.js for `pulumi` run there by hand (it says to run the tool)", () => {
     expect(
       projectFiles({ project: "serviceapi-catalog", config: {} }, "/repo/node_modules/pulumi-serviceapi/dist/provider/catalog/program.js"),
     ).toEqual({
@@ -138,7 +143,7 @@ describe("the files of a stack's project folder", () => {
         "  options:\n" +
         "    typescript: false\n" +
         "main: index.js\n",
-      "index.js": 'module.exports = require("/repo/node_modules/pulumi-serviceapi/dist/provider/catalog/program.js");\n',
+      "index.js": 'module.exports = require("/repo/node_modules/pulumi-serviceapi/dist/provider/catalog/program.js").outsideTheTool;\n',
     });
   });
 
@@ -156,6 +161,8 @@ describe("the files of a stack's project folder", () => {
         "config:\n" +
         '  serviceapi:maxRetries: "5"\n',
     );
-    expect(files["index.js"]).toBe(`module.exports = require(${JSON.stringify(join(REPO, "provider", "catalog", "program.js"))});\n`);
+    expect(files["index.js"]).toBe(
+      `module.exports = require(${JSON.stringify(join(REPO, "provider", "catalog", "stack-program.js"))}).outsideTheTool;\n`,
+    );
   });
 });

@@ -1,5 +1,5 @@
 /** Programmatic entry point: `const sim = await startSimulator({ port: 0 })`. */
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { SYSTEM_CLOCK, type SimulatorClock } from "./clock";
 import type { SiteRecord } from "./database";
 import type { FaultSpec, Fault } from "./faults";
@@ -51,6 +51,12 @@ export interface Simulator {
   setRateLimit(spec: RateLimitSpec | undefined): void;
   requests(operation?: string): LoggedRequest[];
   clearRequests(): void;
+  /**
+   * Client connections open now. A client killed mid-request may have written requests the
+   * simulator has not read yet; once its connections are closed, every byte it sent has been read
+   * (a test waits for 0 before it changes the faults those requests would meet).
+   */
+  openConnections(): number;
   /** Adds a site as if created elsewhere (sites cannot be created through the API); checked like the HTTP route. */
   addSite(site: NewSite): SiteRecord;
   /** How many products and tasks exist (the API has no call that lists them). */
@@ -89,6 +95,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clock: options.clock ?? SYSTEM_CLOCK,
   });
   const app = buildServer(state);
+  let connections = 0;
+  app.server.on("connection", (socket: Socket) => {
+    connections += 1;
+    socket.once("close", () => (connections -= 1));
+  });
   try {
     await app.listen({ port: options.port ?? 8787, host: options.host ?? "127.0.0.1" });
   } catch (err) {
@@ -110,6 +121,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setRateLimit: (spec) => state.rateLimiter.set(spec),
     requests: (operation) => state.requestLog.list(operation),
     clearRequests: () => state.requestLog.clear(),
+    openConnections: () => connections,
     addSite: (site) => addSite(state, site),
     counts: () => ({ products: store.countProducts(), tasks: store.countTasks() }),
     products: () => store.allProducts(),

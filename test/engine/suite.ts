@@ -72,7 +72,8 @@ export function createdInOutput(output: string): Map<string, string> {
 /**
  * `pulumi up` killed as a lost runner is (SIGKILL to the CLI and every process under it): the first
  * `made` creates go through, the next hang unprocessed on the simulator, and the kill comes once the
- * output names all `made` and a create is hanging. Returns the killed run's output; faults are cleared.
+ * output names all `made` and a create is hanging. Returns the killed run's output; faults are cleared
+ * once the simulator has read all the killed run sent (it must have no other client then).
  */
 export async function killedUp(engine: EngineStack, sim: Simulator, made: number): Promise<string> {
   sim.addFault({ operation: "products.create", kind: "delay", delayMs: 0, times: made });
@@ -82,6 +83,12 @@ export async function killedUp(engine: EngineStack, sim: Simulator, made: number
   await until("the next creates to hang", () => sim.requests("products.create").some((r) => r.status === null));
   killTree(run.child.pid!);
   await run.exited;
+  // A create the killed provider wrote just before it died may still be unread in the simulator's
+  // socket buffer: cleared faults would let it through (a product the test never counted — seen once
+  // in CI). Once the killed processes' connections are closed, everything they sent has been read
+  // and every held create dropped.
+  await until("the killed run's connections to close", () => sim.openConnections() === 0);
+  await until("its held creates to be dropped", () => sim.requests("products.create").every((r) => r.status !== null));
   sim.clearFaults();
   return run.output();
 }

@@ -35,10 +35,8 @@ import {
   type UpResult,
 } from "@pulumi/pulumi/automation";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import type { ProductInputs } from "../../provider/resources/product";
-import type { SiteInputs } from "../../provider/resources/site";
-import type { TaskInputs } from "../../provider/resources/task";
 import { REPO } from "../repo";
+import type { ProgramSpec } from "./program/spec";
 import { rejectionOf } from "./async";
 
 // The bench may import the engine driver only (eslint.config.mjs): it reads the CLI's processes through it.
@@ -84,28 +82,8 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
   return command;
 }
 
-/** What the engine-test program declares: the lifecycle's own input shapes, one source for each. */
-export type ProductSpec = ProductInputs;
-export type SiteSpec = SiteInputs;
-export type TaskSpec = TaskInputs;
-export interface ProgramSpec {
-  products?: Record<string, ProductSpec>;
-  sites?: Record<string, SiteSpec>;
-  tasks?: Record<string, TaskSpec>;
-  /** Every string input of products and tasks is passed as `pulumi.secret(…)`. */
-  secretInputs?: boolean;
-  /** The `import` resource option, by logical name. */
-  imports?: Record<string, string>;
-  /** `projectId: "$project"` uses the `projectName` lookup; `siteId: "$siteByName"` the `siteName` one. */
-  lookups?: {
-    projectName?: string;
-    workspaceId?: string;
-    sitesOf?: string;
-    siteSubdomain?: string;
-    siteName?: string;
-    secretName?: boolean;
-  };
-}
+/** What the engine-test program declares (its `spec` config): `program/spec.ts`. */
+export type { ProductSpec, ProgramSpec, SiteSpec, TaskSpec } from "./program/spec";
 
 export interface Run<R> {
   result: R;
@@ -157,6 +135,13 @@ export class EngineStack {
       stack?: string;
       /** The project's name, written into the copied Pulumi.yaml (default: the program's own). */
       project?: string;
+      /**
+       * Run the default program as a Node.js process under the language host for the Automation API's
+       * commands too, as a user's `pulumi up` does: for a test of what only that process shows (its
+       * warnings once per process, its environment). By default those commands run it inline, in this
+       * process (`program/declare.ts`); `spawnCli` always starts the process.
+       */
+      programProcess?: boolean;
     } = {},
   ): Promise<EngineStack> {
     const { cmd, bin } = await pulumiCli();
@@ -202,11 +187,16 @@ export class EngineStack {
       PULUMI_HOME: join(scratch, ".pulumi-home"),
       ...options.env,
     };
+    // The default program, declared in this process for the Automation API's commands (an inline
+    // program: no language host, no program process — a third of a driver-based file's CPU). The
+    // copied folder still holds it as a process program, for `spawnCli` and `programProcess`.
+    const inline = options.program === undefined && options.yaml === undefined && options.programProcess !== true;
     const ws = await LocalWorkspace.create({
       workDir: dir,
       pulumiCommand: cmd,
       pulumiHome: join(scratch, ".pulumi-home"),
       envVars: engine.#env,
+      ...(inline && { program: async () => (await import("./program/declare")).declareSpec() }),
     });
     engine.#ownBackend = options.env?.PULUMI_BACKEND_URL === undefined;
     engine.#stack = await Stack.create(engine.name, ws);

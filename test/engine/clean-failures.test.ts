@@ -33,7 +33,8 @@ function expectOneCleanError(failed: FailedRun, message: string | RegExp): void 
 }
 
 describe("failures read as one clean line", { timeout: ENGINE_TIMEOUT_MS }, () => {
-  const suite = engineSuite();
+  // Most of these errors are the program's (data sources run there): the program runs as a process, as a user's does.
+  const suite = engineSuite({ programProcess: true });
   let sim: Simulator;
   beforeEach(() => {
     sim = suite.sim();

@@ -22,7 +22,8 @@ describe("migrating a dynamic stack to the plugin", { timeout: ENGINE_TIMEOUT_MS
   });
 
   it("import under the plugin's types, state delete the dynamic resources, switch to YAML: 0 writes, no changes", async () => {
-    const engine = await suite.newStack();
+    // A process program: the test replaces it with a YAML one in the stack's folder, as a user does.
+    const engine = await suite.newStack({ programProcess: true });
     const site = sim.seed.sites.find((s) => s.projectId === project)!;
     await engine.setSpec({
       products: {

@@ -154,7 +154,8 @@ describe("the plugin's typed TypeScript SDK", { timeout: ENGINE_TIMEOUT_MS * 2 }
   });
 
   it("a dynamic stack moves to the SDK: import under the plugin's type, state delete, switch the program — 0 writes, no changes", async () => {
-    const engine = await newStack();
+    // A process program: the test replaces it in the stack's folder, as a user does.
+    const engine = await newStack({ programProcess: true });
     const project = DEFAULT_IDS.acmeWeb;
     await engine.setSpec({
       products: {

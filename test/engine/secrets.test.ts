@@ -160,7 +160,8 @@ describe("secret inputs are never echoed", { timeout: ENGINE_TIMEOUT_MS }, () =>
 
 describe("the token in stack config", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let sim: Simulator;
-  const newStack = stackPerTest(() => sim);
+  // The warning is the program process's, said once per process (provider/program/token-warning.ts): the program runs as one.
+  const newStack = stackPerTest(() => sim, { programProcess: true });
   const warning = "serviceapi:token is set in plain text in the stack config";
   beforeAll(async () => {
     await pulumiCli();

@@ -13,14 +13,14 @@ import { killTree } from "../../scripts/engine/processes";
  * For a describe block whose tests each use their own stack: gets the CLI (a build can take
  * minutes, so outside any test's timeout), starts one simulator, and returns both accessors.
  */
-export function engineSuite(): { sim: () => Simulator; newStack: ReturnType<typeof stackPerTest> } {
+export function engineSuite(defaults: StackOptions = {}): { sim: () => Simulator; newStack: ReturnType<typeof stackPerTest> } {
   let sim: Simulator | undefined;
   beforeAll(async () => {
     await pulumiCli();
     sim = await simulator();
   }, 30 * 60_000);
   const current = () => sim!;
-  return { sim: current, newStack: stackPerTest(current) };
+  return { sim: current, newStack: stackPerTest(current, defaults) };
 }
 
 /**
@@ -49,11 +49,13 @@ export function twoAccountsSuite(): { acme: () => Simulator; globex: () => Simul
   return { acme: () => acme!, globex: () => globex!, newStack: stackPerTest(() => acme!) };
 }
 
+type StackOptions = NonNullable<Parameters<typeof EngineStack.create>[1]>;
+
 /**
- * A fresh stack per test: returns a function that creates one; after each test it is disposed and
- * the simulator's faults and rate limit are cleared.
+ * A fresh stack per test: returns a function that creates one (`defaults` under the options it is
+ * given); after each test it is disposed and the simulator's faults and rate limit are cleared.
  */
-export function stackPerTest(sim: () => Simulator): (options?: Parameters<typeof EngineStack.create>[1]) => Promise<EngineStack> {
+export function stackPerTest(sim: () => Simulator, defaults: StackOptions = {}): (options?: StackOptions) => Promise<EngineStack> {
   let current: EngineStack | undefined;
   afterEach(async () => {
     sim().clearFaults();
@@ -61,7 +63,7 @@ export function stackPerTest(sim: () => Simulator): (options?: Parameters<typeof
     await current?.dispose();
     current = undefined;
   });
-  return async (options) => (current = await EngineStack.create(sim(), options));
+  return async (options) => (current = await EngineStack.create(sim(), { ...defaults, ...options }));
 }
 
 /** Logical name → id, from every `serviceapi: created Product "<name>" <id>` line in a run's output. */

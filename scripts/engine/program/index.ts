@@ -1,66 +1,8 @@
 /**
- * The engine tests' program. It declares whatever the `engine:spec` config holds, so one program
- * serves every scenario and a test changes the stack by changing config, as a user edits code.
- *
- * `projectId: "$project"` takes the id from the `lookups.projectName` lookup, and
- * `siteId: "$siteByName"` the id from the `lookups.siteName` lookup, as a user wires data sources
- * into resources.
+ * The engine tests' program, as a `pulumi` command run by hand (or by a test's `spawnCli`) starts it:
+ * a Node.js process under the language host. What it declares is `declare.ts`'s, which the engine
+ * driver also runs in the test's own process (an inline program); its exports are the stack outputs.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput } from "pulumi-serviceapi";
-import type { ProgramSpec } from "../driver";
+import { declareSpec } from "./declare";
 
-// The spec's shape is the driver's (erased at run time: the engine runs this program transpile-only, from a copy).
-type Spec = ProgramSpec;
-
-const spec = new pulumi.Config().requireObject<Spec>("spec");
-
-/** Data-source results, only for the lookups the spec asks for. */
-const lookups = spec.lookups ?? {};
-const lookupName = (name: string) => (lookups.secretName ? pulumi.secret(name) : name);
-export const found: Record<string, pulumi.Output<unknown>> = {};
-const project =
-  lookups.projectName === undefined
-    ? undefined
-    : getProjectOutput({ name: lookupName(lookups.projectName), workspaceId: lookups.workspaceId });
-if (project) found.project = project;
-if (lookups.workspaceId !== undefined)
-  found.projectCount = getProjectsOutput({ workspaceId: lookups.workspaceId }).projects.apply((p) => p.length);
-if (lookups.sitesOf !== undefined) found.siteCount = getSitesOutput({ projectId: lookups.sitesOf }).sites.apply((s) => s.length);
-if (lookups.sitesOf !== undefined && lookups.siteSubdomain !== undefined) {
-  found.site = getSiteOutput({ projectId: lookups.sitesOf, subdomain: lookups.siteSubdomain });
-}
-const siteByName =
-  lookups.sitesOf !== undefined && lookups.siteName !== undefined
-    ? getSiteOutput({ projectId: lookups.sitesOf, name: lookupName(lookups.siteName) })
-    : undefined;
-if (siteByName) found.siteByName = siteByName;
-
-function wired<T extends { projectId?: unknown; siteId?: unknown }>(args: T): T {
-  const out: Record<string, unknown> = { ...args };
-  if (args.projectId === "$project") out.projectId = project!.id;
-  if (args.siteId === "$siteByName") out.siteId = siteByName!.id;
-  if (!spec.secretInputs) return out as T;
-  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, typeof v === "string" ? pulumi.secret(v) : v])) as T;
-}
-
-export const products = Object.fromEntries(
-  Object.entries(spec.products ?? {}).map(([name, args]) => {
-    const p = new Product(name, wired(args), spec.imports?.[name] === undefined ? undefined : { import: spec.imports[name] });
-    return [name, { id: p.id, status: p.status, type: p.type, title: p.title }];
-  }),
-);
-
-export const sites = Object.fromEntries(
-  Object.entries(spec.sites ?? {}).map(([name, args]) => {
-    const s = new Site(name, wired(args));
-    return [name, { id: s.id, name: s.name, subdomain: s.subdomain, originalName: s.originalName }];
-  }),
-);
-
-export const tasks = Object.fromEntries(
-  Object.entries(spec.tasks ?? {}).map(([name, args]) => {
-    const t = new Task(name, wired(args));
-    return [name, { id: t.id, nextRunAt: t.nextRunAt, createdAt: t.createdAt }];
-  }),
-);
+export = declareSpec();

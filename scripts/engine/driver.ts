@@ -21,6 +21,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import {
   LocalWorkspace,
@@ -80,6 +81,14 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
     return { cmd, bin };
   })();
   return command;
+}
+
+/**
+ * The package as a user's program loads it (`npm run install-self` puts it in node_modules), for the
+ * inline program: by path, since inside `dist/` the package's own name resolves to `dist/dist/…`.
+ */
+function installedPackage(): typeof import("pulumi-serviceapi") {
+  return createRequire(join(REPO, "package.json"))(join(REPO, "node_modules", "pulumi-serviceapi")) as typeof import("pulumi-serviceapi");
 }
 
 /** What the engine-test program declares (its `spec` config): `program/spec.ts`. */
@@ -196,7 +205,7 @@ export class EngineStack {
       pulumiCommand: cmd,
       pulumiHome: join(scratch, ".pulumi-home"),
       envVars: engine.#env,
-      ...(inline && { program: async () => (await import("./program/declare")).declareSpec() }),
+      ...(inline && { program: async () => (await import("./program/declare")).declareSpec(installedPackage()) }),
     });
     engine.#ownBackend = options.env?.PULUMI_BACKEND_URL === undefined;
     engine.#stack = await Stack.create(engine.name, ws);

@@ -13,8 +13,15 @@
  * into resources.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput } from "pulumi-serviceapi";
 import type { ProgramSpec } from "./spec";
+
+/**
+ * The package, as its caller resolved it: the installed `pulumi-serviceapi` either way. Passed in, not
+ * imported here: compiled into `dist/` (the bench's driver), this file's nearest package.json is
+ * `dist/package.json`, a copy of the repository's, so the package's own name would resolve to
+ * `dist/dist/…` (Node.js's self-reference), not to node_modules.
+ */
+type Package = typeof import("pulumi-serviceapi");
 
 /** The stack outputs the program returns (the module's exports, for the process program). */
 export interface SpecOutputs {
@@ -24,7 +31,8 @@ export interface SpecOutputs {
   tasks: Record<string, unknown>;
 }
 
-export function declareSpec(): SpecOutputs {
+export function declareSpec(sdk: Package): SpecOutputs {
+  const { Product, Site, Task, getProjectOutput, getProjectsOutput, getSiteOutput, getSitesOutput } = sdk;
   const spec = new pulumi.Config().requireObject<ProgramSpec>("spec");
 
   /** Data-source results, only for the lookups the spec asks for. */

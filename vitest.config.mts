@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/support/longest-first";
 
 /**
  * The fast tier (`npm run test:unit`, projects `unit` and `unit-sdk`): in-process tests against the
@@ -28,6 +29,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Every test starts its own simulator on an ephemeral loopback port, so files run in parallel.
     fileParallelism: true,
+    // The longest files first, by a CI run's times: no long file left to run alone at the end.
+    sequence: { sequencer: LongestFirst },
     // The JSON report lets .ci/run print a plain "N passed, N failed" line and refuse skipped tests.
     // Given as `outputFile`, so a second run can write elsewhere: `npm run test:unit -- --outputFile.json=<file>`.
     reporters: ["default", "json"],

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
-import { LongestFirst } from "./test/support/longest-first";
+import { LongestFirst } from "./test/support/longest-first.mjs";
 
 /**
  * The fast tier (`npm run test:unit`, projects `unit` and `unit-sdk`): in-process tests against the

@@ -1,7 +1,7 @@
 /**
  * `npm run test:durations [report]`: writes test/support/durations.json — each file of a full run's
  * JSON report (default test-results/vitest.json, e.g. a CI run's) with the whole seconds it took —
- * for the order `npm test` starts files in (test/support/longest-first.ts).
+ * for the order `npm test` starts files in (test/support/longest-first.mts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

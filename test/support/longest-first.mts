@@ -8,11 +8,13 @@
  * does not know (a new one) goes first: it may be long. The table only orders; a stale one costs
  * minutes, never a result.
  */
-import { relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import durations from "./durations.json";
 
-const SECONDS: Record<string, number> = durations;
+// An ES module (.mts), as vitest.config.mts that loads it: Vite loads a .ts config import as CommonJS.
+// Read from the repository root, where vitest runs (as vitest.config.mts resolves its paths).
+const SECONDS = JSON.parse(readFileSync(resolve("test/support/durations.json"), "utf8")) as Record<string, number>;
 
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -273,6 +273,19 @@ export class Database {
       .run(...keys.map((k) => stored((changes as Record<string, unknown>)[k])), ...Object.values(own), id);
   }
 
+  /** How many rows `table` has: the control API's counts. */
+  #count(table: Table): number {
+    return (this.#db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  }
+
+  /** Every row of `table`, oldest first, as `record` makes it, with its project: the control API's listings. */
+  #all<T extends object>(table: Table, record: (row: Row) => T): (T & { projectId: string })[] {
+    return this.#db
+      .prepare(`SELECT * FROM ${table} ORDER BY rowid`)
+      .all()
+      .map((row) => ({ ...record(row), projectId: row.project_id as string }));
+  }
+
   // ---- products ----
 
   createProduct(input: NewProduct): Product {
@@ -295,15 +308,12 @@ export class Database {
   }
 
   countProducts(): number {
-    return (this.#db.prepare("SELECT COUNT(*) AS n FROM products").get() as { n: number }).n;
+    return this.#count("products");
   }
 
   /** Every product, oldest first, with its project: what the API cannot list. */
   allProducts(): StoredProduct[] {
-    return this.#db
-      .prepare("SELECT * FROM products ORDER BY rowid")
-      .all()
-      .map((row) => ({ ...toProduct(row), projectId: row.project_id as string }));
+    return this.#all("products", toProduct);
   }
 
   // ---- tasks ----
@@ -320,15 +330,12 @@ export class Database {
   }
 
   countTasks(): number {
-    return (this.#db.prepare("SELECT COUNT(*) AS n FROM tasks").get() as { n: number }).n;
+    return this.#count("tasks");
   }
 
   /** Every task, oldest first, with its project and what only its create carried (prompt, scheduledAt): what the API cannot list. */
   allTasks(): StoredTask[] {
-    return this.#db
-      .prepare("SELECT * FROM tasks ORDER BY rowid")
-      .all()
-      .map((row) => ({ ...toRecord("tasks", row, true), projectId: row.project_id as string }) as StoredTask);
+    return this.#all("tasks", (row) => toRecord("tasks", row, true) as Omit<StoredTask, "projectId">);
   }
 }
 

@@ -228,6 +228,15 @@ export const PRODUCT_FIELD_SPECS = {
   },
 } as const satisfies Record<string, FieldSpec>;
 
+/**
+ * A field only the service sets, which a response may omit (the spec marks no field of a site or a
+ * task required): an output, never an input. The site and task tables declare theirs with it, so
+ * "service-set" reads the same in both.
+ */
+function reported<R extends z.ZodType>(record: R, description: string, examples: readonly [unknown, unknown]) {
+  return { create: false, record: record.optional(), description, examples } as const;
+}
+
 /** A site's field: a listing carries it, so `getSite` and `getSites` give it too, described as `listed` says. */
 export interface SiteFieldSpec extends FieldSpec {
   /** What `getSite` and `getSites` say of it in their results (`resources/lookups.ts`). */
@@ -254,28 +263,22 @@ export const SITE_FIELD_SPECS = {
     examples: ["Docs", "Docs (primary)"],
   },
   subdomain: {
-    create: false,
-    record: z.string().optional(),
-    description: "The site's subdomain, as the service reports it.",
+    ...reported(z.string(), "The site's subdomain, as the service reports it.", ["docs", "docs-eu"]),
     listed: "The site's subdomain; may be null. Look a site up by it when a Site renames the site.",
-    examples: ["docs", "docs-eu"],
   },
   is_default: {
-    create: false,
-    record: z.boolean().optional(),
-    description: "Whether it is the project's default site.",
+    ...reported(z.boolean(), "Whether it is the project's default site.", [true, false]),
     listed: "Whether it is the project's default site; may be null.",
-    examples: [true, false],
   },
 } as const satisfies Record<string, SiteFieldSpec>;
 
 /**
- * A time only the service sets and a task's response may omit (the spec does not show its format):
- * an output, never an input. Its examples: `example`, and a week later.
+ * A time only the service sets (the spec does not show its format), as `reported` declares it. Its
+ * examples: `example`, and a week later.
  */
 function reportedTime(description: string, example: string) {
   const later = new Date(Date.parse(example) + 7 * 86_400_000).toISOString();
-  return { create: false, record: z.string().optional(), description, examples: [example, later] } as const;
+  return reported(z.string(), description, [example, later]);
 }
 
 /**

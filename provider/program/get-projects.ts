@@ -12,29 +12,28 @@ import {
   type GetProjectsResult,
   type ProjectInfo,
 } from "../resources/lookups";
-import { invokeOutput, withProgramClient, type InputArgs } from "./program-client";
+import { dataSource, type InputArgs } from "./program-client";
 
 export type { GetProjectArgs, GetProjectsArgs, GetProjectsResult, ProjectInfo };
 export type GetProjectsOutputArgs = InputArgs<GetProjectsArgs>;
 export type GetProjectOutputArgs = InputArgs<GetProjectArgs>;
 
+const projects = dataSource("getProjects", (client, _fn, args: GetProjectsArgs, secret) => LOOKUPS.getProjects.run(client, args, secret));
+const project = dataSource("getProject", findProject);
+
 export async function getProjects(args: GetProjectsArgs = {}, _opts?: pulumi.InvokeOptions): Promise<GetProjectsResult> {
-  return withProgramClient("getProjects", (client) => LOOKUPS.getProjects.run(client, args, false));
+  return projects.call(args);
 }
 
 export function getProjectsOutput(args: GetProjectsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetProjectsResult> {
-  return invokeOutput<GetProjectsArgs, GetProjectsResult>(args, opts, (a) =>
-    withProgramClient("getProjectsOutput", (client) => LOOKUPS.getProjects.run(client, a, false)),
-  );
+  return projects.output(args, opts);
 }
 
 /** Exactly one project by name or id; zero or several matches is an error naming close names or how to choose. */
 export async function getProject(args: GetProjectArgs, _opts?: pulumi.InvokeOptions): Promise<ProjectInfo> {
-  return withProgramClient("getProject", (client) => findProject(client, "getProject", args, false));
+  return project.call(args);
 }
 
 export function getProjectOutput(args: GetProjectOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<ProjectInfo> {
-  return invokeOutput<GetProjectArgs, ProjectInfo>(args, opts, (a, secret) =>
-    withProgramClient("getProjectOutput", (client) => findProject(client, "getProjectOutput", a, secret)),
-  );
+  return project.output(args, opts);
 }

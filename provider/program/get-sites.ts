@@ -5,28 +5,27 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { LOOKUPS, findSite, type GetSiteArgs, type GetSitesArgs, type GetSitesResult, type SiteInfo } from "../resources/lookups";
-import { invokeOutput, withProgramClient, type InputArgs } from "./program-client";
+import { dataSource, type InputArgs } from "./program-client";
 
 export type { GetSiteArgs, GetSitesArgs, GetSitesResult, SiteInfo };
 export type GetSitesOutputArgs = InputArgs<GetSitesArgs>;
 export type GetSiteOutputArgs = InputArgs<GetSiteArgs>;
 
+const sites = dataSource("getSites", (client, _fn, args: GetSitesArgs, secret) => LOOKUPS.getSites.run(client, args, secret));
+const site = dataSource("getSite", findSite);
+
 export async function getSites(args: GetSitesArgs, _opts?: pulumi.InvokeOptions): Promise<GetSitesResult> {
-  return withProgramClient("getSites", (client) => LOOKUPS.getSites.run(client, args, false));
+  return sites.call(args);
 }
 
 export function getSitesOutput(args: GetSitesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetSitesResult> {
-  return invokeOutput<GetSitesArgs, GetSitesResult>(args, opts, (a) =>
-    withProgramClient("getSitesOutput", (client) => LOOKUPS.getSites.run(client, a, false)),
-  );
+  return sites.output(args, opts);
 }
 
 export async function getSite(args: GetSiteArgs, _opts?: pulumi.InvokeOptions): Promise<SiteInfo> {
-  return withProgramClient("getSite", (client) => findSite(client, "getSite", args, false));
+  return site.call(args);
 }
 
 export function getSiteOutput(args: GetSiteOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<SiteInfo> {
-  return invokeOutput<GetSiteArgs, SiteInfo>(args, opts, (a, secret) =>
-    withProgramClient("getSiteOutput", (client) => findSite(client, "getSiteOutput", a, secret)),
-  );
+  return site.output(args, opts);
 }

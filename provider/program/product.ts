@@ -4,10 +4,11 @@
  * `dynamic/product.ts`; this file is the typed surface: `ProductArgs` and the outputs are the
  * lifecycle's own types.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/product";
 import { PRODUCT_FIELDS, type ProductInputs, type ProductOutputs } from "../resources/product";
-import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { ServiceApiResource } from "./dynamic-resource";
+import type { ResourceArgs, ResourceOutputs } from "./resource-props";
 
 export type ProductArgs = ResourceArgs<ProductInputs>;
 
@@ -17,14 +18,8 @@ export type ProductArgs = ResourceArgs<ProductInputs>;
 export interface Product extends ResourceOutputs<ProductOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
-export class Product extends pulumi.dynamic.Resource {
+export class Product extends ServiceApiResource<ProductInputs> {
   constructor(name: string, args: ProductArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = resourceProps(PRODUCT_FIELDS, name, args, opts);
-    const restore = withoutPromiseTraces();
-    try {
-      super(provider, name, props, opts, "serviceapi", "Product");
-    } finally {
-      restore();
-    }
+    super(provider, "Product", PRODUCT_FIELDS, name, args, opts);
   }
 }

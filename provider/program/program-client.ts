@@ -79,6 +79,20 @@ export function invokeOutput<A, R>(
   return pulumi.all([resolvedArgs, ...deps]).apply(async ([resolved]) => call(resolved as A, await pulumi.isSecret(resolvedArgs)));
 }
 
+/**
+ * A data source's two forms over one lookup, `getX(args)` and `getXOutput(args)`: each opens its own
+ * client and names itself in its messages (`fn`, then `fn` + "Output"), and the Output form tells
+ * `find` whether its arguments are secret. Written once, so no data source calls its lookup its own way.
+ */
+export function dataSource<A, R>(fn: string, find: (client: ServiceApiClient, fn: string, args: A, secret: boolean) => Promise<R>) {
+  const outputFn = `${fn}Output`;
+  return {
+    call: (args: A): Promise<R> => withProgramClient(fn, (client) => find(client, fn, args, false)),
+    output: (args: InputArgs<A>, opts: pulumi.InvokeOutputOptions | undefined): pulumi.Output<R> =>
+      invokeOutput<A, R>(args, opts, (a, secret) => withProgramClient(outputFn, (client) => find(client, outputFn, a, secret))),
+  };
+}
+
 function dependencyIds(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown>[] {
   if (dependsOn === undefined) return [];
   const list = Array.isArray(dependsOn) ? dependsOn : [dependsOn];

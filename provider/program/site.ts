@@ -4,10 +4,11 @@
  * The lifecycle is `resources/site.ts`; the engine reaches it through `dynamic/site.ts`; this file
  * is the typed surface: `SiteArgs` and the outputs are the lifecycle's own types.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/site";
 import { SITE_FIELDS, type SiteInputs, type SiteOutputs } from "../resources/site";
-import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { ServiceApiResource } from "./dynamic-resource";
+import type { ResourceArgs, ResourceOutputs } from "./resource-props";
 
 export type SiteArgs = ResourceArgs<SiteInputs>;
 
@@ -17,14 +18,8 @@ export type SiteArgs = ResourceArgs<SiteInputs>;
 export interface Site extends ResourceOutputs<SiteOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
-export class Site extends pulumi.dynamic.Resource {
+export class Site extends ServiceApiResource<SiteInputs> {
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = resourceProps(SITE_FIELDS, name, args, opts);
-    const restore = withoutPromiseTraces();
-    try {
-      super(provider, name, props, opts, "serviceapi", "Site");
-    } finally {
-      restore();
-    }
+    super(provider, "Site", SITE_FIELDS, name, args, opts);
   }
 }

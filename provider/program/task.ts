@@ -7,7 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "../dynamic/task";
 import { TASK_FIELDS, type TaskInputs, type TaskOutputs } from "../resources/task";
-import { resourceProps, withoutPromiseTraces, type ResourceArgs, type ResourceOutputs } from "./resource-props";
+import { ServiceApiResource } from "./dynamic-resource";
+import type { ResourceArgs, ResourceOutputs } from "./resource-props";
 
 export type TaskArgs = ResourceArgs<TaskInputs>;
 
@@ -19,18 +20,14 @@ export type TaskArgs = ResourceArgs<TaskInputs>;
 export interface Task extends ResourceOutputs<TaskOutputs> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
-export class Task extends pulumi.dynamic.Resource {
+export class Task extends ServiceApiResource<TaskInputs> {
   constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {
-    const derivedFromOutputs = [args.scheduledAt, args.rrule].some((v) => pulumi.Output.isInstance(v) || v instanceof Promise);
-    const options = derivedFromOutputs
-      ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] }
-      : opts;
-    const props = resourceProps(TASK_FIELDS, name, args, opts);
-    const restore = withoutPromiseTraces();
-    try {
-      super(provider, name, props, options, "serviceapi", "Task");
-    } finally {
-      restore();
-    }
+    super(provider, "Task", TASK_FIELDS, name, args, opts, withSecretNextRunAt(args, opts));
   }
+}
+
+/** `opts`, with `nextRunAt` a secret output when `scheduledAt` or `rrule` is an Output (see the interface above). */
+function withSecretNextRunAt(args: TaskArgs, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
+  const derivedFromOutputs = [args.scheduledAt, args.rrule].some((v) => pulumi.Output.isInstance(v) || v instanceof Promise);
+  return derivedFromOutputs ? { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "nextRunAt"] } : opts;
 }

@@ -223,6 +223,28 @@ export async function findProject(client: ServiceApiClient, fn: string, args: Ge
   );
 }
 
+// Sites of one name or both default differ by subdomain; a site without one (the spec does not
+// require it) can be told apart only by its id, so that one is shown with its id.
+const bySubdomain = (s: SiteInfo) => (s.subdomain === null ? `id ${s.id} (no subdomain)` : `subdomain ${JSON.stringify(s.subdomain)}`);
+const byName = (s: SiteInfo) => (s.name === null ? "(unnamed)" : JSON.stringify(s.name));
+
+/**
+ * The keys a site is looked up by, as data: one path (`findSite`) matches, quotes and advises for
+ * each, so the two lookups cannot drift apart. `is`/`are`: the criterion for one site and several;
+ * `miss`: the advice when none matches; `apart` and `choose`: how several are told apart and chosen.
+ */
+const SITE_KEYS = {
+  name: {
+    is: "is named",
+    are: "are named",
+    // A Site resource that renames the site it was found by makes the next lookup miss: say so.
+    miss: "Look the site up by subdomain instead: a name changes when a Site resource renames the site, a subdomain does not.",
+    apart: bySubdomain,
+    choose: "Look the site up by subdomain to choose.",
+  },
+  subdomain: { is: "has subdomain", are: "have subdomain", miss: "Check the subdomain.", apart: byName, choose: "Use name to choose." },
+} as const;
+
 /** Exactly one site of a project by name, subdomain or default flag. `secret`: never quote the argument. */
 export async function findSite(client: ServiceApiClient, fn: string, args: GetSiteArgs, secret: boolean): Promise<SiteInfo> {
   const selectors = [args.name, args.subdomain, args.isDefault].filter((v) => v !== undefined);
@@ -232,50 +254,18 @@ export async function findSite(client: ServiceApiClient, fn: string, args: GetSi
   const sites = await listSites(client, args.projectId);
   const where = secret ? "in the project given" : `in project ${args.projectId}`;
   const noun = ["site", "sites"] as const;
-  // Sites of one name or both default differ by subdomain; a site without one (the spec does not
-  // require it) can be told apart only by its id, so that one is shown with its id.
-  const bySubdomain = (s: SiteInfo) => (s.subdomain === null ? `id ${s.id} (no subdomain)` : `subdomain ${JSON.stringify(s.subdomain)}`);
-  if (args.name !== undefined) {
-    const matches = sites.filter((s) => s.name === args.name);
+  const key = args.name !== undefined ? "name" : args.subdomain !== undefined ? "subdomain" : undefined;
+  if (key !== undefined) {
+    const value = args[key]!;
+    const { is, are, miss, apart, choose } = SITE_KEYS[key];
+    const matches = sites.filter((s) => s[key] === value);
     if (matches.length === 1) return matches[0]!;
-    const given = quoted(args.name, secret);
+    const given = quoted(value, secret);
     if (matches.length === 0) {
-      const names = sites.flatMap((s) => (s.name === null ? [] : [s.name]));
-      // A Site resource that renames the site it was found by makes the next lookup miss: say so.
-      throw noMatch(
-        fn,
-        noun,
-        `is named ${given} ${where}`,
-        sites.length,
-        secret ? undefined : closeNames(args.name, names),
-        "Look the site up by subdomain instead: a name changes when a Site resource renames the site, a subdomain does not.",
-      );
+      const known = sites.map((s) => s[key]).filter((v) => v !== null);
+      throw noMatch(fn, noun, `${is} ${given} ${where}`, sites.length, secret ? undefined : closeNames(value, known), miss);
     }
-    throw several(
-      fn,
-      `${matches.length} sites are named ${given} ${where}`,
-      matches,
-      bySubdomain,
-      "Look the site up by subdomain to choose.",
-    );
-  }
-  if (args.subdomain !== undefined) {
-    const matches = sites.filter((s) => s.subdomain === args.subdomain);
-    if (matches.length === 1) return matches[0]!;
-    const given = quoted(args.subdomain, secret);
-    if (matches.length === 0) {
-      const subdomains = sites.flatMap((s) => (s.subdomain === null ? [] : [s.subdomain]));
-      throw noMatch(
-        fn,
-        noun,
-        `has subdomain ${given} ${where}`,
-        sites.length,
-        secret ? undefined : closeNames(args.subdomain, subdomains),
-        "Check the subdomain.",
-      );
-    }
-    const named = (s: SiteInfo) => (s.name === null ? "(unnamed)" : JSON.stringify(s.name));
-    throw several(fn, `${matches.length} sites have subdomain ${given} ${where}`, matches, named, "Use name to choose.");
+    throw several(fn, `${matches.length} sites ${are} ${given} ${where}`, matches, apart, choose);
   }
   const matches = sites.filter((s) => s.isDefault === true);
   if (matches.length === 1) return matches[0]!;

@@ -303,7 +303,7 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
     problems.push(failure.reason);
   }
   // Until the report and the recovery speak of sites and tasks, a preview could not show what an up does to them.
-  if (kind !== "product") problems.unshift(`kind ${kind}: this version deploys products only`);
+  if (kind === "task") problems.unshift(`kind ${kind}: this version deploys products and sites only`);
   return { kind, problems };
 }
 

@@ -11,12 +11,12 @@
  * | op | sends |
  * |---|---|
  * | `create` | one POST with the fields a create carries, then one PATCH of those it cannot (`status`) when the new record's differ |
- * | `adopt` | a read (an empty PATCH), then one PATCH of the fields listed, if any |
+ * | `adopt` | a read (an empty PATCH; a site: its project's listing, shared), then one PATCH of the fields listed, if any (a site entry is always a take-over) |
  * | `update` | one PATCH of exactly the fields listed (those not `stackOnly`) |
  * | `state` | nothing: only what the stack keeps changes (`onDelete`, `adoptId`) |
  * | `replace` | a new record (create or adopt), then the old one's removal (`then`: archive, give back, …) |
  * | `archive` | one PATCH `{status: "archived"}` (a removed entry of a product this stack created) |
- * | `give-back` | one PATCH of the fields listed, back to what they were when taken over; none listed, nothing |
+ * | `give-back` | one PATCH of the fields listed, back to what they were when taken over; none listed, nothing (a site: the name it had) |
  * | `retain` | nothing (`onDelete: retain`): the stack forgets it |
  * | `forget` | nothing: a lost create, whose record nobody knows |
  * | `rename` | nothing: the same record under a new key (`from`), in the state only |
@@ -122,6 +122,8 @@ export type ReasonCode = Reason["code"];
 /** What the plan or a run does to one product. */
 export interface PlannedChange {
   key: string;
+  /** What the record is: absent for a product (the first kind, and the only one of version 2's first reports). */
+  kind?: "site" | "task";
   op: Operation;
   /** Each field it sets, before → after: the request body of a write, the values of a drift. */
   fields: FieldChange[];

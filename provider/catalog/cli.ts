@@ -33,6 +33,7 @@ const USAGE = `usage: serviceapi-catalog <command> [options]
   where     KEY...  the file, the stack and the id of each key
   import    IDS_FILE  existing products (a CSV or JSON of id and project) written into catalog files, each with adoptId
             --key-from slug|title|column: what a new entry's key is made from (default slug; column: the file's key column)
+  import    --sites   every site of every project, written into <project>-sites.yaml with its live name (no ids file)
   report    FILE...  combines the --json reports of a CI matrix's jobs
 
 options:
@@ -72,6 +73,7 @@ const ONLY: Record<string, readonly string[]> = {
   "batch-size": ["plan"],
   yes: ["destroy"],
   "key-from": ["import"],
+  sites: ["import"],
 };
 
 /** The options, as parseArgs reads them (and the names a misspelled one is compared with). */
@@ -93,6 +95,7 @@ const OPTIONS = {
   "force-unlock": { type: "boolean", default: false },
   refresh: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
+  sites: { type: "boolean", default: false },
   all: { type: "boolean", default: false },
   yes: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -177,6 +180,7 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       config: config(values.config),
       refresh: values.refresh,
       write: values.write,
+      sites: values.sites,
       forceUnlock: values["force-unlock"],
       createAnew: values["create-anew"],
       journals: values.journal.map((dir) => resolve(dir)),

@@ -269,7 +269,7 @@ function chooseKeys(
 }
 
 /** A key from a slug or title: letters of any script and digits, lower case, other runs made `-`: `Δelta Straße (EU)` → `δelta-straße-eu`. */
-function keySlug(text: string): string {
+export function keySlug(text: string): string {
   return [
     ...text
       .normalize("NFC")
@@ -282,7 +282,7 @@ function keySlug(text: string): string {
 }
 
 /** A file name from a project's name: a group name is ASCII letters and digits (`layout.ts`), accents dropped: `Café Web` → `cafe-web`. */
-function fileSlug(text: string): string {
+export function fileSlug(text: string): string {
   return text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -297,7 +297,7 @@ function fileSlug(text: string): string {
  * one keeps its entries, comments and order as they are and gets the new ones after them (sorted
  * among themselves), so a review sees only the lines added. Values as strings exactly as read.
  */
-function writeEntries(path: string, entries: { key: string; entry: Record<string, unknown> }[]): void {
+export function writeEntries(path: string, entries: { key: string; entry: Record<string, unknown> }[]): void {
   const doc = existsSync(path) ? parseDocument(readFileSync(path, "utf8")) : new Document({});
   if (doc.contents === null) doc.contents = doc.createNode({}) as never;
   if (!isMap(doc.contents)) throw new CatalogError(`import: ${path} is not a map of keys to entries; nothing written to it`);

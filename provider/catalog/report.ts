@@ -289,21 +289,25 @@ export function describeChange(change: PlannedChange, done: boolean): string {
   const d = (future: string, past: string) => (done ? past : future);
   switch (change.op) {
     case "adopt":
-      words.push(`${d("adopts", "adopted")} ${change.adoptId}`);
+      words.push(
+        change.kind === "site" ? `${d("takes over", "took over")} site ${change.adoptId}` : `${d("adopts", "adopted")} ${change.adoptId}`,
+      );
       break;
     case "state":
       words.push(d("the stack's own record changes; nothing is sent", "the stack's own record changed; nothing was sent"));
       break;
     case "replace":
       words.push(
-        `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
+        change.kind === "site"
+          ? `${d("takes over", "took over")} site ${change.adoptId} instead; the old one ${describeRemoval(change.then ?? "give-back", [], "site")}`
+          : `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
       );
       break;
     case "archive":
     case "give-back":
     case "retain":
     case "forget":
-      words.push(describeRemoval(change.op, change.reasons));
+      words.push(describeRemoval(change.op, change.reasons, change.kind));
       // Its fields are judged at the up against the live record, which a preview without --refresh has not read.
       if (change.op === "give-back" && !done && change.fields.length > 0)
         words.push("a field changed on the service since the stack last read it is left as it is (preview --refresh reads them)");
@@ -328,7 +332,10 @@ function isRemovalReason(reason: Reason): boolean {
 }
 
 /** What removing the entry does to the record (the same words before and after: the state it leaves). */
-function describeRemoval(op: Operation, reasons: Reason[] = []): string {
+function describeRemoval(op: Operation, reasons: Reason[] = [], kind?: PlannedChange["kind"]): string {
+  // A site is never deleted: its entry gone, it gets back what it had when taken over, or keeps what it has.
+  if (kind === "site" && op === "give-back") return "given back as it was found: a site is never deleted";
+  if (kind === "site" && op === "retain") return "kept on the service as it is (restoreNameOnDelete: false)";
   switch (op) {
     case "archive":
       return "archived: this stack created it";

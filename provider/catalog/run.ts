@@ -191,6 +191,7 @@ export async function runPlanned(
           signal,
           refresh: options.refresh,
           exclude: run.exclude,
+          sites: options.found.sites,
           ...(takenOver !== undefined && { takenOver }),
           log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
           // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
@@ -306,7 +307,8 @@ function givenBack(plan: Plan, run: StackRun, command: RunCommand): boolean {
   const facts = plan.discovery.stacks.get(run.name);
   if (facts === undefined) return false;
   const declared = new Set(command === "destroy" ? [] : run.items.map((p) => run.renames.get(p.key) ?? p.key));
-  return [...facts.records.values()].some((d) => !declared.has(d.key) && d.outputs[TAKEN_OVER] !== undefined);
+  // A product taken over, or a site (every site is one).
+  return [...facts.records.values()].some((d) => !declared.has(d.key) && (d.kind === "site" || d.outputs[TAKEN_OVER] !== undefined));
 }
 
 /** The resume key of a stack: its products as its program declares them, and the settings its providers run with. */

@@ -19,10 +19,11 @@ import { dirname } from "node:path";
 import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } from "@pulumi/pulumi/automation";
 import { maskText } from "../backend";
 import { PRODUCT_FIELD_NAMES, TAKEN_OVER, driftedFields, fateOf, giveBackPlan, productChanges, type TakenOver } from "../resources/product";
-import { isProductResource } from "../resources/product/recorded";
+import { SITE, originalKey } from "../resources/site";
+import { givingBack } from "../resources/api-fields";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import type { FieldChange, Operation, PlannedChange, Reason } from "./changes";
-import type { Kind } from "./kinds";
+import { kindOf, type Kind } from "./kinds";
 
 export type RunCommand = "preview" | "up" | "drift" | "refresh" | "destroy";
 
@@ -79,6 +80,8 @@ export interface RunStackOptions {
   exclude?: string[];
   /** What each product taken over was when taken over, by key (read from the state with its secrets): a give-back's fields. */
   takenOver?: ReadonlyMap<string, TakenOver>;
+  /** Each site entry's site as the tool found it before the run (by key): a take-over's fields are its name → the declared one. */
+  sites?: ReadonlyMap<string, { id: string; name: string }>;
   /** Refresh before (up --refresh). */
   refresh?: boolean;
   /** The log file. */
@@ -145,11 +148,17 @@ type Outputs = Record<string, unknown>;
 
 function record(report: StackReport, event: EngineEvent, options: RunStackOptions, engineErrors: { urn?: string; text: string }[]): void {
   const step = event.resOutputsEvent?.metadata;
-  if (step !== undefined && isProduct(step)) {
+  const kind =
+    step === undefined ? undefined : kindOf({ type: step.type, outputs: (step.new ?? step.old)?.outputs as Outputs | undefined });
+  if (step !== undefined && kind === "product") {
     options.onStep?.(step.urn);
     const change = changeOf(report.command, step, options);
     if (change !== undefined) report.changes.push(change);
     if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id);
+  } else if (step !== undefined && kind === "site") {
+    options.onStep?.(step.urn);
+    const change = siteChangeOf(report.command, step, options.sites, options.takenOver);
+    if (change !== undefined) report.changes.push(change);
   }
   const diagnostic = event.diagnosticEvent;
   if (diagnostic?.severity === "error") engineErrors.push({ urn: diagnostic.urn || undefined, text: firstLines(diagnostic.message) });
@@ -163,10 +172,6 @@ function record(report: StackReport, event: EngineEvent, options: RunStackOption
 function errorLines(errors: { urn?: string; text: string }[]): string[] {
   const byResource = errors.filter((e) => e.urn !== undefined);
   return (byResource.length > 0 ? byResource : errors).map((e) => (e.urn !== undefined ? `${e.urn.split("::").pop()}: ${e.text}` : e.text));
-}
-
-function isProduct(step: StepEventMetadata): boolean {
-  return isProductResource({ type: step.type, outputs: (step.new ?? step.old)?.outputs as Outputs | undefined });
 }
 
 /** A step of the engine as the typed plan's change of one product; nothing for a product the step leaves as it is. */
@@ -241,6 +246,113 @@ export function changeOf(
     default:
       return undefined;
   }
+}
+
+/**
+ * A step of a site as the typed plan's change. A site is never created nor deleted: a new entry
+ * takes the site over (`adopt`: its fields, as the tool found the site before the run → declared,
+ * which the take-over's one PATCH sends; none when they already match), an entry removed gives it
+ * back (`give-back`: each field this stack set, now → as found, by the same rule the provider's
+ * delete follows, `givingBack`), or leaves it as it is (`retain`, `restoreNameOnDelete: false`).
+ */
+export function siteChangeOf(
+  command: RunCommand,
+  step: StepEventMetadata,
+  found: ReadonlyMap<string, { id: string; name: string }> = new Map(),
+  takenOver?: ReadonlyMap<string, TakenOver>,
+): PlannedChange | undefined {
+  const key = step.urn.split("::").pop()!;
+  const old = state(step.old);
+  const declared = inputsOf(step.new);
+  const oldKey = step.old?.urn?.split("::").pop();
+  const renamedFrom = oldKey !== undefined && oldKey !== key ? oldKey : undefined;
+  const change = (op: Operation, fields: FieldChange[], more: Partial<PlannedChange> = {}): PlannedChange => ({
+    key,
+    kind: "site",
+    op,
+    fields,
+    ...(renamedFrom !== undefined && { renamedFrom }),
+    reasons: [],
+    ...more,
+  });
+  const fields = SITE.updatable.map(SITE.property);
+  // The fields that differ between two sets of values (`to` left out where the second has none).
+  const differ = (from: Outputs, to: Outputs, only = fields) =>
+    only
+      .filter((f) => to[f] !== undefined && (from[f] ?? null) !== (to[f] ?? null))
+      .map((f) => ({ field: f, from: from[f] ?? null, to: to[f] }));
+  if (command === "drift" || command === "refresh") {
+    if (step.op === "update") {
+      const drifted = differ(
+        old.outputs,
+        state(step.new).outputs,
+        fields.filter((f) => old.inputs[f] !== undefined),
+      );
+      return drifted.length > 0 ? change("drift", drifted) : undefined;
+    }
+    return step.op === "delete" ? change("gone", []) : undefined;
+  }
+  const takeOver = (): FieldChange[] => {
+    const site = found.get(key);
+    return site === undefined ? [] : differ({ name: site.name }, declared);
+  };
+  switch (step.op) {
+    case "same":
+      return renamedFrom !== undefined ? change("rename", []) : undefined;
+    case "create":
+      return change("adopt", takeOver(), { adoptId: String(declared.siteId) });
+    case "update": {
+      const sent = differ(old.outputs, declared);
+      const was = old.outputs.restoreNameOnDelete ?? true;
+      const now = declared.restoreNameOnDelete ?? true;
+      const kept: FieldChange[] = was !== now ? [{ field: "restoreNameOnDelete", from: was, to: now, stackOnly: true }] : [];
+      return change(sent.length > 0 ? "update" : renamedFrom !== undefined && kept.length === 0 ? "rename" : "state", [...sent, ...kept]);
+    }
+    case "replace": {
+      const why: FieldChange[] = ["projectId", "siteId"]
+        .filter((f) => (declared[f] ?? null) !== (old.inputs[f] ?? null))
+        .map((f) => ({ field: f, from: old.inputs[f] ?? null, to: declared[f] ?? null, stackOnly: true as const }));
+      return change("replace", [...why, ...takeOver()], { then: siteRemoval(key, old, takenOver).op, adoptId: String(declared.siteId) });
+    }
+    case "delete":
+      return siteRemoval(key, old, takenOver);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What removing a site's entry sends, by the provider's rule (`site.ts`, \`remove\`) applied to the
+ * state: each field the entry declared is set back to its value when taken over, unless it is
+ * already so, or it was changed since this stack set it (a refresh recorded another value).
+ */
+function siteRemoval(
+  key: string,
+  old: { inputs: Outputs; outputs: Outputs },
+  takenOver: ReadonlyMap<string, TakenOver> | undefined,
+): PlannedChange {
+  const base = { key, kind: "site" as const, reasons: [] as Reason[] };
+  if (old.outputs.restoreNameOnDelete === false) return { ...base, op: "retain", fields: [] };
+  const managed = SITE.updatable.filter((f) => old.inputs[SITE.property(f)] !== undefined);
+  const foundThen = Object.fromEntries(managed.map((f) => [SITE.property(f), old.outputs[originalKey(f)] ?? null]));
+  // A field whose value when taken over is unknown is left as it is (the provider warns).
+  const known = managed.filter((f) => foundThen[SITE.property(f)] !== null);
+  // What this stack last set (the state's secret, read before the run); a state from before it was kept: the field as recorded.
+  const lastSet = (takenOver?.get(key)?.set ?? {}) as Outputs;
+  const set = Object.fromEntries(
+    managed.map((f) => [SITE.property(f), lastSet[SITE.property(f)] ?? old.outputs[SITE.property(f)] ?? null]),
+  );
+  const plan = givingBack(SITE, known, foundThen, set, old.outputs);
+  return {
+    ...base,
+    op: "give-back",
+    fields: plan.back.map((f) => ({
+      field: SITE.property(f),
+      from: old.outputs[SITE.property(f)] ?? null,
+      to: foundThen[SITE.property(f)],
+    })),
+    reasons: plan.since.length > 0 ? [{ code: "changed-since", fields: plan.since.map(SITE.property) }] : [],
+  };
 }
 
 /**

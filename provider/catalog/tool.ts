@@ -14,6 +14,7 @@ import { discover, type Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { readIdsFile } from "./ids-file";
 import { countByKind, countsText } from "./kinds";
+import { importSites } from "./import-sites";
 import { importProducts, type KeyFrom } from "./import";
 import { groupOf } from "./layout";
 import { makeMoves, retire } from "./moves";
@@ -46,6 +47,8 @@ export interface ToolOptions {
   refresh: boolean;
   /** `drift --write`: write the live values of drifted fields into the catalog files. */
   write: boolean;
+  /** import --sites: every project's sites, not products from an ids file. */
+  sites: boolean;
   /** `recover --force-unlock`. */
   forceUnlock: boolean;
   /** `recover --create-anew KEY`. */
@@ -365,6 +368,7 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
 
 /** `import IDS_FILE`: existing products written into the catalog's files, each with adoptId (`import.ts`). */
 export async function runImport(files: string[], options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  if (options.sites) return runImportSites(files, options, workspaces, io);
   if (files.length !== 1)
     throw new CatalogError("import: give one ids file (serviceapi-catalog import IDS_FILE: CSV or JSON of id and project)");
   const ids = readIdsFile(resolve(files[0]!));
@@ -394,6 +398,27 @@ export async function runImport(files: string[], options: ToolOptions, workspace
   list("not read", result.unread);
   if (count > 0) io.out("Next: review the files (git diff), then `serviceapi-catalog preview`: adoptions only, no change to any product");
   return ids.problems.length + result.unread.length > 0 ? EXIT.failed : EXIT.ok;
+}
+
+/** `import --sites`: every project's sites as site entries (`import-sites.ts`). */
+async function runImportSites(files: string[], options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
+  if (files.length > 0) throw new CatalogError("import --sites: takes no ids file (it lists every project's sites); give one or the other");
+  const settings = checkSettings(options);
+  mkdirSync(options.catalogDir, { recursive: true });
+  const discovery = await discovered(options, workspaces, io, false);
+  const result = await importSites(discovery, { catalogDir: options.catalogDir, settings });
+  const count = [...result.written.values()].reduce((n, keys) => n + keys.length, 0);
+  io.out(
+    `import --sites: ${count} site(s) written into ${result.written.size} file(s) of ${relative(process.cwd(), options.catalogDir) || "."}; ${result.requests} request(s), none a write`,
+  );
+  for (const [file, keys] of result.written) io.out(`  ${file}: ${keys.length}`);
+  if (result.leftOut.length > 0) {
+    io.out(`left out (${result.leftOut.length}):`);
+    for (const line of result.leftOut) io.out(`  ${line}`);
+  }
+  if (count > 0)
+    io.out("Next: review the files (git diff), then `serviceapi-catalog preview`: sites taken over with their names, nothing sent");
+  return EXIT.ok;
 }
 
 /** `where KEY…`: each key's file, its stack now (from the states) and after the due moves; no request. */

@@ -15,6 +15,8 @@ import type { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automa
 import { stringify } from "yaml";
 import { TAKEN_OVER, type TakenOver } from "../resources/product";
 import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
+import { SITE, setKey } from "../resources/site";
+import { KIND } from "./kinds";
 import { CatalogError } from "./errors";
 import type { ProgramItem } from "./stack-program";
 
@@ -256,10 +258,24 @@ export class Workspaces {
  */
 export async function takenOverRecords(spaces: Workspaces, stack: string): Promise<Map<string, TakenOver>> {
   const exported = JSON.parse(await spaces.run(stack, ["stack", "export", "--show-secrets", "--stack", stack])) as {
-    deployment?: { resources?: { urn: string; outputs?: Record<string, unknown> }[] };
+    deployment?: { resources?: { urn: string; type?: string; outputs?: Record<string, unknown> }[] };
   };
   const records = new Map<string, TakenOver>();
+  const plain = (value: unknown) =>
+    typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG
+      ? (JSON.parse(String((value as { plaintext?: unknown }).plaintext)) as unknown)
+      : value;
   for (const resource of exported.deployment?.resources ?? []) {
+    // A site: what this stack last set each field to (`__nameSet`, a secret: `resources/site.ts`), by the field's name.
+    if (resource.type === KIND.site.type) {
+      const set = Object.fromEntries(
+        SITE.updatable.flatMap((f) =>
+          resource.outputs?.[setKey(f)] === undefined ? [] : [[SITE.property(f), plain(resource.outputs[setKey(f)])]],
+        ),
+      );
+      records.set(resource.urn.split("::").pop()!, { found: {}, set } as unknown as TakenOver);
+      continue;
+    }
     const value = resource.outputs?.[TAKEN_OVER] as Record<string, unknown> | undefined;
     if (value === undefined || value === null) continue;
     const record = value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string" ? JSON.parse(value.plaintext) : value;

@@ -22,6 +22,7 @@ import { revealed, secret, type Secret } from "./secret-output";
 import { DECLARED, declaredKeys, refreshedInputs, type Stored } from "./stored-state";
 import type { ProviderContext } from "./context";
 import type * as lifecycle from "./lifecycle";
+import { recordGiveBack } from "./product/write-file";
 
 /** The contract's site table (`SITE_FIELD_SPECS`) as the resource reads it (`api-fields.ts`). */
 export const SITE = apiFields(SITE_FIELD_SPECS);
@@ -252,6 +253,11 @@ function renamed(fields: readonly string[]): boolean {
  */
 async function remove(ctx: ProviderContext, { name: logicalName, id, state: props }: lifecycle.DeleteRequest<SiteOutputs>): Promise<void> {
   const name = label("Site", id, logicalName);
+  // For a tool's report (the catalog's): what was sent and what was left, which only the live listing decides.
+  const done = (sent: string[], since: string[], gone?: boolean) => {
+    const unrecorded = recordGiveBack({ name: logicalName ?? id, id, sent, since, ...(gone === true && { gone }) });
+    if (unrecorded !== undefined) ctx.once("warning", unrecorded);
+  };
   if (ctx.ledger.importedThisRun("Site", props.siteId)) {
     ctx.info(
       `${name}: nothing sent; this run imported the same site into the stack again (a Pulumi import replacement), so it keeps its name.`,
@@ -279,16 +285,16 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
         `so its current ${field} is left as it is.`,
     );
   }
-  if (known.length === 0) return;
+  if (known.length === 0) return done([], []);
   const { site } = await findSite(ctx, props.projectId, props.siteId);
   if (!site) {
     ctx.info(`${name}: no longer listed in project ${props.projectId}; nothing sent, removed from the stack.`);
-    return;
+    return done([], [], true);
   }
   const { already, since, back } = givingBack(SITE, known, found, set, SITE.kept(site));
   if (since.length === 0 && back.length === 0) {
     ctx.info(`${name}: nothing sent; the service already shows its original ${listed(already.map(prop))}.`);
-    return;
+    return done([], []);
   }
   for (const field of since.map(prop)) {
     const [verb, Verb] = renamed([field]) ? ["renamed", "Rename"] : ["changed", "Change"];
@@ -298,7 +304,7 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
         `${field} this stack found would undo that change. ${Verb} it by hand if it should get its original ${field} back.`,
     );
   }
-  if (back.length === 0) return;
+  if (back.length === 0) return done([], since.map(prop));
   const body = Object.fromEntries(back.map((field) => [field, found[prop(field)]]));
   try {
     await patchSite(ctx, props.projectId, site.id, body);
@@ -306,9 +312,11 @@ async function remove(ctx: ProviderContext, { name: logicalName, id, state: prop
     ctx.info(
       `${name}: sent PATCH {${back.join(", ")}} with its original ${listed(fields)}; ${renamed(fields) ? "renamed" : "set"} back on the service.`,
     );
+    done(fields, since.map(prop));
   } catch (error) {
     if (!isNotFound(error)) throw error;
     ctx.info(`${name}: no longer exists on the service (404); removed from the stack.`);
+    done([], [], true);
   }
 }
 

@@ -97,6 +97,28 @@ describe("parseCatalog: what a catalog may say", () => {
     expect(one("a.yaml", `p1:\n  project: ""\n  title: T\n`)).toBe(`${header(1)}\n  a.yaml: p1: project must be a project's name`);
   });
 
+  it("reads a site entry (by subdomain or as the default site) and checks it; refuses tasks in this version", () => {
+    const catalog = parseCatalog([
+      {
+        file: "web.yaml",
+        text: "home:\n  kind: site\n  project: Acme Web\n  default: true\n  name: Home\nshop:\n  kind: site\n  project: Acme Web\n  subdomain: acme-web-002\n  name: Shop\n",
+      },
+    ]);
+    expect([...catalog.values()].map((i) => [i.key, i.kind])).toEqual([
+      ["home", "site"],
+      ["shop", "site"],
+    ]);
+    expect(one("web.yaml", "home:\n  kind: site\n  project: Acme Web\n  name: Home\n")).toBe(
+      `${header(1)}\n  web.yaml: home: give the site by its subdomain (subdomain) or as the project's default site (default: true), exactly one of the two`,
+    );
+    expect(one("web.yaml", "home:\n  kind: site\n  project: Acme Web\n  default: true\n  name: ''\n").split("\n")[1]).toMatch(
+      /^ {2}web\.yaml: home: name /,
+    );
+    expect(
+      one("t.yaml", "nightly:\n  kind: task\n  project: Acme Web\n  prompt: Hello\n  scheduledAt: 2027-01-01T00:00:00Z\n").split("\n")[1],
+    ).toBe("  t.yaml: nightly: kind task: this version deploys products and sites only");
+  });
+
   it("refuses a too-long title naming the field and the limit, never quoting the value", () => {
     const title = `private-launch-codename-${"x".repeat(1010)}`;
     const message = one("a.yaml", `p1:\n  project: Acme Web\n  title: ${title}\n`);

@@ -246,3 +246,97 @@ describe("a failed CLI run's line in the report", () => {
     expect(meaningfulLines(new Error("select failed\nthe backend is gone"))).toEqual(["the backend is gone"]);
   });
 });
+
+describe("a site's steps in the report: taken over, renamed, given back, drifted", () => {
+  const SITE_TYPE = "pulumi-nodejs:dynamic/serviceapi:Site";
+  const SITE_ID = "75a95ddb-0dfa-5280-aac1-4c3cf8308678";
+  const siteUrn = (key: string) => `urn:pulumi:catalog-web.all::serviceapi-catalog::${SITE_TYPE}::${key}`;
+  const inputs = (name: string) => ({ projectId: PROJECT, siteId: SITE_ID, name });
+  /** A site as its stack holds it: taken over from "Acme Web 001". */
+  const held = (name: string) => ({
+    ...inputs(name),
+    subdomain: "acme-web-001",
+    isDefault: true,
+    originalName: "Acme Web 001",
+    restoreNameOnDelete: true,
+    __declared: ["name", "projectId", "siteId"],
+    __nameSet: "[secret]",
+  });
+  const siteStep = (op: string, old?: { inputs: object; outputs: object }, news?: { inputs: object; outputs: object }): EngineEvent =>
+    ({
+      sequence: 0,
+      timestamp: 0,
+      resOutputsEvent: {
+        metadata: {
+          op,
+          urn: siteUrn("home"),
+          type: SITE_TYPE,
+          provider: "",
+          old: old && { ...old, urn: siteUrn("home"), type: SITE_TYPE, id: SITE_ID },
+          new: news && { ...news, urn: siteUrn("home"), type: SITE_TYPE, id: SITE_ID },
+        },
+      },
+    }) as unknown as EngineEvent;
+  const run = async (command: RunCommand, event: EngineEvent, set?: string) => {
+    const play = async ({ onEvent }: { onEvent: (e: EngineEvent) => void }) => onEvent(event);
+    const stack = { preview: play, up: play, destroy: play, refresh: play, previewRefresh: play } as unknown as Stack;
+    const report = await runOnStack(stack, emptyReport("catalog-web.all", command, { site: 1 }, "f"), {
+      signal: new AbortController().signal,
+      sites: new Map([["home", { id: SITE_ID, name: "Acme Web 001" }]]),
+      ...(set !== undefined && { takenOver: new Map([["home", { found: {}, set: { name: set } } as never]]) }),
+    });
+    return report.changes;
+  };
+
+  it("a new entry takes the site over: its name as the tool found it → the declared one; none when they match", async () => {
+    expect(await run("preview", siteStep("create", undefined, { inputs: inputs("Acme Home"), outputs: inputs("Acme Home") }))).toEqual([
+      {
+        key: "home",
+        kind: "site",
+        op: "adopt",
+        adoptId: SITE_ID,
+        fields: [{ field: "name", from: "Acme Web 001", to: "Acme Home" }],
+        reasons: [],
+      },
+    ]);
+    const same = await run("up", siteStep("create", undefined, { inputs: inputs("Acme Web 001"), outputs: held("Acme Web 001") }));
+    expect(same.map((c) => [c.op, c.fields])).toEqual([["adopt", []]]);
+  });
+
+  it("a renamed entry: one update of the name, held → declared", async () => {
+    const changes = await run(
+      "preview",
+      siteStep("update", { inputs: inputs("Acme Home"), outputs: held("Acme Home") }, { inputs: inputs("Acme Home 2027"), outputs: {} }),
+    );
+    expect(changes.map((c) => [c.op, c.fields])).toEqual([["update", [{ field: "name", from: "Acme Home", to: "Acme Home 2027" }]]]);
+  });
+
+  it("a removed entry gives the name back while it is the one this stack set, and leaves one changed since", async () => {
+    const removed = (name: string) => siteStep("delete", { inputs: inputs("Acme Home"), outputs: held(name) });
+    expect((await run("preview", removed("Acme Home"), "Acme Home")).map((c) => [c.op, c.fields, c.reasons])).toEqual([
+      ["give-back", [{ field: "name", from: "Acme Home", to: "Acme Web 001" }], []],
+    ]);
+    // Refreshed: the live name is a person's, not the one this stack set.
+    expect((await run("preview", removed("Changed since"), "Acme Home")).map((c) => [c.op, c.fields, c.reasons])).toEqual([
+      ["give-back", [], [{ code: "changed-since", fields: ["name"] }]],
+    ]);
+    // Already as found: nothing to send.
+    expect((await run("preview", removed("Acme Web 001"), "Acme Home")).map((c) => [c.op, c.fields])).toEqual([["give-back", []]]);
+    const kept = siteStep("delete", { inputs: inputs("Acme Home"), outputs: { ...held("Acme Home"), restoreNameOnDelete: false } });
+    expect((await run("preview", kept, "Acme Home")).map((c) => [c.op, c.fields])).toEqual([["retain", []]]);
+  });
+
+  it("drift: the name as recorded → as listed; a site no longer listed is gone", async () => {
+    const drifted = siteStep(
+      "update",
+      { inputs: inputs("Acme Home"), outputs: held("Acme Home") },
+      { inputs: {}, outputs: held("By hand") },
+    );
+    expect((await run("drift", drifted)).map((c) => [c.op, c.fields])).toEqual([
+      ["drift", [{ field: "name", from: "Acme Home", to: "By hand" }]],
+    ]);
+    expect((await run("drift", siteStep("delete", { inputs: inputs("Acme Home"), outputs: held("Acme Home") }))).map((c) => c.op)).toEqual([
+      "gone",
+    ]);
+  });
+});

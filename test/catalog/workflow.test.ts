@@ -456,6 +456,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       config: {},
       refresh: false,
       write: false,
+      sites: false,
       forceUnlock: false,
       createAnew: [],
       journals: [],

@@ -20,6 +20,8 @@ import type { CatalogUser, ToolRun } from "./catalog-support";
 import { expectSchema } from "./json-schema";
 
 const PRODUCTS = "/api/v1/public/products";
+/** Where a site's PATCH goes (a site is only ever renamed: `PATCH /v1/sites/{id}`). */
+const SITES = "/v1/sites";
 /** The fields a create carries (the contract's table: `status` is sent by one PATCH after the POST). */
 const UPDATE_ONLY = new Set(["status"]);
 /** The simulator's status for a new product (docs/api-assumptions.md). */
@@ -66,7 +68,8 @@ export function announcedWrites(
   projectId: (change: PlannedChange) => string,
 ): string[] {
   const out: string[] = [];
-  const patch = (id: string, body: Record<string, unknown>) => out.push(`PATCH ${PRODUCTS}/${id} ${canonical(body)}`);
+  const patch = (id: string, body: Record<string, unknown>, kind?: PlannedChange["kind"]) =>
+    out.push(`PATCH ${kind === "site" ? SITES : PRODUCTS}/${id} ${canonical(body)}`);
   const sent = (change: PlannedChange) => Object.fromEntries(change.fields.filter((f) => f.stackOnly !== true).map((f) => [f.field, f.to]));
   const create = (change: PlannedChange, project = projectId(change)) => {
     const fields = change.fields.filter((f) => f.stackOnly !== true && f.to !== null && f.to !== undefined);
@@ -87,7 +90,8 @@ export function announcedWrites(
         case "adopt":
         case "update":
         case "give-back":
-          if (Object.keys(sent(change)).length > 0) patch(change.op === "adopt" ? change.adoptId!.toLowerCase() : id, sent(change));
+          if (Object.keys(sent(change)).length > 0)
+            patch(change.op === "adopt" ? change.adoptId!.toLowerCase() : id, sent(change), change.kind);
           break;
         case "archive":
           patch(id, { status: "archived" });
@@ -137,7 +141,7 @@ export function reportLines(report: RunReport): string[] {
         c.then && `then ${c.then}`,
       ];
       lines.push(
-        `${c.key} ${c.op}${more
+        `${c.key} ${c.kind ?? "product"} ${c.op}${more
           .filter(Boolean)
           .map((m) => ` (${m})`)
           .join("")}${fields.map((f) => `; ${f}`).join("")}`,

@@ -1,0 +1,204 @@
+/**
+ * Sites in the catalog (issue 44), with the real CLI against the simulator: a catalog of products
+ * and the sites a team names (`kind: site`, by subdomain or as the project's default site), in
+ * ordered steps — the first deploy takes the sites over (one PATCH of the name each, none for a
+ * site already named so), a pull request renames two sites, a site renamed in the UI is found by
+ * `drift`, set back by `up --refresh` and accepted by `drift --write`, and removed entries give
+ * their sites back (or leave a site renamed since as it is). Each change runs through the parity
+ * check (`parity-support.ts`): `preview --json` and `up --json` say the same, the up sends exactly
+ * the writes its preview announced, and the preview writes nothing.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { Simulator } from "pulumi-serviceapi-simulator";
+import { ServiceApiClient } from "../../provider";
+import type { RunReport } from "../../provider/catalog/report";
+import { DEFAULT_IDS, seedId } from "../../simulator/seed";
+import { simulator } from "../helpers";
+import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { CatalogUser, reportLines, type Entry } from "./catalog-support";
+import { parity } from "./parity-support";
+import { step } from "./suite";
+
+const WEB = "Acme Web";
+/** A seeded site of Acme Web by its number (`acme-web-001` is the default site). */
+const site = (n: number) => seedId(`site:acme-web:${String(n).padStart(3, "0")}`);
+const SITES = "/v1/sites";
+
+describe("sites in the catalog: taken over, renamed, drift found and fixed, given back", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
+  let sim: Simulator;
+  let user: CatalogUser;
+  let client: ServiceApiClient;
+
+  beforeAll(async () => {
+    await pulumiCli();
+    sim = await simulator();
+    user = await CatalogUser.create(sim);
+    client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    user?.dispose();
+  });
+
+  const edit = (change: (entries: Record<string, Entry>) => void) => {
+    user.files["web.yaml"] ??= {};
+    change(user.files["web.yaml"]!);
+    user.writeCatalog();
+  };
+  const projectId = () => DEFAULT_IDS.acmeWeb;
+  const rename = (id: string, name: string) => client.updateSite(id, { name });
+  const liveName = async (id: string) => {
+    for await (const s of client.listSites({ projectId: DEFAULT_IDS.acmeWeb, limit: 100 })) if (s.id === id) return s.name;
+    return undefined;
+  };
+  /** The site writes the simulator saw: `PATCH /v1/sites/<id> {body}`. */
+  const siteWrites = () =>
+    sim
+      .requests()
+      .filter((r) => r.method === "PATCH" && r.path.startsWith(SITES))
+      .map((r) => `${r.path} ${JSON.stringify(r.body)}`);
+
+  it("a catalog's sites through preview, up, drift and removal, each preview equal to its up", async () => {
+    await step("1. the first deploy: a product and three sites taken over, two renamed, one already named so", async () => {
+      edit((web) => {
+        web.basic = { project: WEB, title: "Basic plan" };
+        // `default: true`, a YAML boolean (the helper's entries are otherwise strings).
+        web.home = { kind: "site", project: WEB, default: true, name: "Acme Home" } as unknown as Entry;
+        web.shop = { kind: "site", project: WEB, subdomain: "acme-web-002", name: "Acme Shop" };
+        web.blog = { kind: "site", project: WEB, subdomain: "acme-web-003", name: "Acme Web 003" };
+      });
+      const run = await parity(user, sim, "first deploy", projectId);
+      expect(run.up.code, run.up.stdout + run.up.stderr).toBe(0);
+      const changes = run.previewReport!.results.flatMap((r) => r.changes).sort((a, b) => (a.key < b.key ? -1 : 1));
+      expect(
+        changes.map((c) => [c.key, c.kind ?? "product", c.op, c.fields.map((f) => `${f.field}: ${String(f.from)} → ${String(f.to)}`)]),
+      ).toEqual([
+        ["basic", "product", "create", ["title: undefined → Basic plan"]],
+        ["blog", "site", "adopt", []],
+        ["home", "site", "adopt", ["name: Acme Web 001 → Acme Home"]],
+        ["shop", "site", "adopt", ["name: Acme Web 002 → Acme Shop"]],
+      ]);
+      expect(run.writes.filter((w) => w.includes(SITES))).toEqual([
+        `PATCH ${SITES}/${site(1)} {"name":"Acme Home"}`,
+        `PATCH ${SITES}/${site(2)} {"name":"Acme Shop"}`,
+      ]);
+      // In words: each site taken over by its id, the name before → after.
+      const text = await user.tool(["preview"]);
+      expect(text.code).toBe(0);
+      expect(reportLines(text.stdout)).toContain("catalog-web.all (1 product, 3 sites): no changes; 0 request(s), N s");
+      user.git("add", "catalog");
+      user.git("commit", "--quiet", "-m", "sites");
+    });
+
+    await step("2. a pull request renames two sites: the preview shows exactly those, the up sends exactly those", async () => {
+      edit((web) => {
+        web.home!.name = "Acme Home 2027";
+        web.shop!.name = "Acme Store";
+      });
+      const preview = await user.tool(["preview", "--base", "HEAD"]);
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      expect(reportLines(preview.stdout).slice(1, 6)).toEqual([
+        "catalog-web.all (1 product, 3 sites): 2 to update; 0 request(s), N s",
+        "  ~ home",
+        '      name: "Acme Home" → "Acme Home 2027"',
+        "  ~ shop",
+        '      name: "Acme Shop" → "Acme Store"',
+      ]);
+      const run = await parity(user, sim, "two renames", projectId);
+      expect(run.writes).toEqual([
+        `PATCH ${SITES}/${site(1)} {"name":"Acme Home 2027"}`,
+        `PATCH ${SITES}/${site(2)} {"name":"Acme Store"}`,
+      ]);
+      user.git("commit", "--quiet", "-am", "renames");
+    });
+
+    await step("3. a site renamed in the UI: drift names it, reading sites by listing (pages of 100), writing nothing", async () => {
+      await rename(site(2), "Renamed in the UI");
+      user.cleanRunner();
+      sim.clearRequests();
+      const drift = await user.tool(["drift"]);
+      expect(drift.code, drift.stdout + drift.stderr).toBe(7);
+      expect(reportLines(drift.stdout).slice(1, 4)).toEqual([
+        "catalog-web.all (1 product, 3 sites): 1 drifted; 4 request(s), N s",
+        "  ~ shop",
+        '      name: "Acme Store" → "Renamed in the UI"',
+      ]);
+      // 250 sites: the tool's listing and the stack's, three pages each; the product's read (an empty PATCH); no site write.
+      const listings = sim.requests().filter((r) => r.operation === "sites.list").length;
+      expect(listings).toBe(6);
+      expect(siteWrites()).toEqual([]);
+    });
+
+    await step("4. up --refresh sets the name back, exactly that field, as preview --refresh showed", async () => {
+      const run = await parity(user, sim, "up --refresh", projectId, ["--refresh"]);
+      expect(run.writes).toEqual([`PATCH ${SITES}/${site(2)} {"name":"Acme Store"}`]);
+      expect((await user.tool(["drift"])).code).toBe(0);
+    });
+
+    await step("5. drift --write takes the UI's name into the catalog file; the up after the merge sends it once, as it says", async () => {
+      await rename(site(2), "Named by marketing");
+      const write = await user.tool(["drift", "--write"]);
+      expect(write.code, write.stdout + write.stderr).toBe(7);
+      const diff = user
+        .git("diff", "--", "catalog")
+        .split("\n")
+        .filter((line) => /^[-+]\s/.test(line));
+      expect(diff).toEqual(["-  name: Acme Store", "+  name: Named by marketing"]);
+      user.files["web.yaml"]!.shop!.name = "Named by marketing";
+      user.git("commit", "--quiet", "-am", "accept the UI's name");
+      // The state still holds the name the stack set: a plain up sends the accepted one (a PATCH that changes nothing live).
+      const run = await parity(user, sim, "after drift --write", projectId);
+      expect(run.writes).toEqual([`PATCH ${SITES}/${site(2)} {"name":"Named by marketing"}`]);
+      expect((await user.tool(["drift"])).code).toBe(0);
+    });
+
+    await step("6. entries removed: one site given back its name; one renamed since is left as it is, said so", async () => {
+      await rename(site(1), "Changed since");
+      edit((web) => {
+        delete web.home;
+        delete web.shop;
+      });
+      const run = await parity(user, sim, "removals", projectId, ["--refresh"]);
+      const changes = run.previewReport!.results.flatMap((r) => r.changes).sort((a, b) => (a.key < b.key ? -1 : 1));
+      expect(changes.map((c) => [c.key, c.op, c.fields.map((f) => `${f.field}: ${String(f.from)} → ${String(f.to)}`), c.reasons])).toEqual([
+        ["home", "give-back", [], [{ code: "changed-since", fields: ["name"] }]],
+        ["shop", "give-back", ["name: Named by marketing → Acme Web 002"], []],
+      ]);
+      expect(run.writes).toEqual([`PATCH ${SITES}/${site(2)} {"name":"Acme Web 002"}`]);
+      expect(await liveName(site(1))).toBe("Changed since");
+      expect(await liveName(site(2))).toBe("Acme Web 002");
+    });
+  });
+  it("import --sites on a fresh catalog: every project's sites with their live names; the next up sends nothing", async () => {
+    const fresh = await simulator();
+    const team = await CatalogUser.create(fresh);
+    onTestFinished(() => team.dispose());
+    const imported = await team.tool(["import", "--sites"]);
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    expect(imported.stdout.trimEnd().split("\n")).toEqual([
+      "import --sites: 259 site(s) written into 4 file(s) of catalog; 7 request(s), none a write",
+      "  acme-docs-sites.yaml: 3",
+      "  acme-web-sites.yaml: 250",
+      "  globex-shop-sites.yaml: 5",
+      "  project-caf283c0-sites.yaml: 1",
+      "Next: review the files (git diff), then `serviceapi-catalog preview`: sites taken over with their names, nothing sent",
+    ]);
+    expect(
+      readFileSync(join(team.repo, "catalog", "acme-docs-sites.yaml"), "utf8")
+        .split("\n")
+        .slice(0, 5),
+    ).toEqual(["acme-docs-001:", "  kind: site", "  project: Acme Docs", "  subdomain: acme-docs-001", "  name: Acme Docs 001"]);
+    // Every site taken over with no field to set: the preview and the up agree, and nothing is written.
+    const run = await parity(team, fresh, "import --sites, then preview and up", () => DEFAULT_IDS.acmeWeb);
+    const changes = run.previewReport!.results.flatMap((r) => r.changes);
+    expect(changes.length).toBe(259);
+    expect(changes.filter((c) => c.kind !== "site" || c.op !== "adopt" || c.fields.length > 0)).toEqual([]);
+    expect(run.writes).toEqual([]);
+    const after = await team.tool(["preview", "--json"]);
+    expect(after.code).toBe(0);
+    expect((JSON.parse(after.stdout) as RunReport).results.flatMap((r) => r.changes)).toEqual([]);
+  });
+});

@@ -174,26 +174,34 @@ function errorLines(errors: { urn?: string; text: string }[]): string[] {
   return (byResource.length > 0 ? byResource : errors).map((e) => (e.urn !== undefined ? `${e.urn.split("::").pop()}: ${e.text}` : e.text));
 }
 
-/** A step of the engine as the typed plan's change of one product; nothing for a product the step leaves as it is. */
-export function changeOf(
-  command: RunCommand,
-  step: StepEventMetadata,
-  options: Pick<RunStackOptions, "takenOver"> = {},
-): PlannedChange | undefined {
+/**
+ * What every kind's change is read from: the record's key, its state before and the inputs declared
+ * now, the key it was renamed from, and a maker of its change (`kind` set for all but a product).
+ */
+function stepOf(step: StepEventMetadata, kind?: PlannedChange["kind"]) {
   const key = step.urn.split("::").pop()!;
-  const old = state(step.old);
-  const declared = inputsOf(step.new);
   // An alias took the state of an old key (a renamed key): the step's old state is under the old URN.
   const oldKey = step.old?.urn?.split("::").pop();
   const renamedFrom = oldKey !== undefined && oldKey !== key ? oldKey : undefined;
   const change = (op: Operation, fields: FieldChange[], more: Partial<PlannedChange> = {}): PlannedChange => ({
     key,
+    ...(kind !== undefined && { kind }),
     op,
     fields,
     ...(renamedFrom !== undefined && { renamedFrom }),
     reasons: [],
     ...more,
   });
+  return { key, old: state(step.old), declared: inputsOf(step.new), renamedFrom, change };
+}
+
+/** A step of the engine as the typed plan's change of one product; nothing for a product the step leaves as it is. */
+export function changeOf(
+  command: RunCommand,
+  step: StepEventMetadata,
+  options: Pick<RunStackOptions, "takenOver"> = {},
+): PlannedChange | undefined {
+  const { key, old, declared, renamedFrom, change } = stepOf(step);
   if (command === "drift" || command === "refresh") {
     if (step.op === "update") {
       const fields = driftedFields(old.outputs as never, state(step.new).outputs as never, old.inputs as never);
@@ -261,20 +269,7 @@ export function siteChangeOf(
   found: ReadonlyMap<string, { id: string; name: string }> = new Map(),
   takenOver?: ReadonlyMap<string, TakenOver>,
 ): PlannedChange | undefined {
-  const key = step.urn.split("::").pop()!;
-  const old = state(step.old);
-  const declared = inputsOf(step.new);
-  const oldKey = step.old?.urn?.split("::").pop();
-  const renamedFrom = oldKey !== undefined && oldKey !== key ? oldKey : undefined;
-  const change = (op: Operation, fields: FieldChange[], more: Partial<PlannedChange> = {}): PlannedChange => ({
-    key,
-    kind: "site",
-    op,
-    fields,
-    ...(renamedFrom !== undefined && { renamedFrom }),
-    reasons: [],
-    ...more,
-  });
+  const { key, old, declared, renamedFrom, change } = stepOf(step, "site");
   const fields = SITE.updatable.map(SITE.property);
   // The fields that differ between two sets of values (`to` left out where the second has none).
   const differ = (from: Outputs, to: Outputs, only = fields) =>

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { ServiceApiClient } from "../../provider";
 import type { RunReport } from "../../provider/catalog/report";
@@ -27,22 +27,10 @@ const site = (n: number) => seedId(`site:acme-web:${String(n).padStart(3, "0")}`
 const SITES = "/v1/sites";
 
 describe("sites in the catalog: taken over, renamed, drift found and fixed, given back", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
+  // The first test's service, team and client (the second has its own).
   let sim: Simulator;
   let user: CatalogUser;
   let client: ServiceApiClient;
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-    client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
-  }, 30 * 60_000);
-
-  afterAll(async () => {
-    await client?.close();
-    user?.dispose();
-  });
-
   const edit = (change: (entries: Record<string, Entry>) => void) => {
     user.files["web.yaml"] ??= {};
     change(user.files["web.yaml"]!);
@@ -62,6 +50,12 @@ describe("sites in the catalog: taken over, renamed, drift found and fixed, give
       .map((r) => `${r.path} ${JSON.stringify(r.body)}`);
 
   it("a catalog's sites through preview, up, drift and removal, each preview equal to its up", async () => {
+    await pulumiCli();
+    sim = await simulator();
+    user = await CatalogUser.create(sim);
+    onTestFinished(() => user.dispose());
+    client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+    onTestFinished(() => client.close());
     await step("1. the first deploy: a product and three sites taken over, two renamed, one already named so", async () => {
       edit((web) => {
         web.basic = { project: WEB, title: "Basic plan" };

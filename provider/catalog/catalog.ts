@@ -302,8 +302,6 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
     if (failure.field !== undefined && !allowed.has(failure.field) && failure.field !== "projectId") continue; // already reported above, in catalog words
     problems.push(failure.reason);
   }
-  // Until the report and the recovery speak of sites and tasks, a preview could not show what an up does to them.
-  if (kind === "task") problems.unshift(`kind ${kind}: this version deploys products and sites only`);
   return { kind, problems };
 }
 

@@ -87,7 +87,7 @@ export type Reason =
   /** An adoption of a product another stack already manages. Blocks, unless `allowed` (adoptManaged=allow). */
   | { code: "adopts-managed"; key: string; managers: Manager[]; allowed: boolean }
   /** A create whose answer was lost: left out of every up until it is adopted or created anew. */
-  | { code: "lost-create"; key: string; stack: string; title?: string; slug?: string; file?: string }
+  | { code: "lost-create"; key: string; stack: string; title?: string; slug?: string; file?: string; kind?: "task" }
   /** A product that a stack outside this one also records. */
   | { code: "managed-elsewhere"; key: string; managers: Manager[] }
   /** A key in the state of two stacks: the later is ignored. */

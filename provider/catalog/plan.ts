@@ -203,7 +203,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
         const product = declared.get(deployed.key);
         if (adoptIdOf(product?.entry) !== undefined) continue; // adopted by this run: a replacement of the placeholder
         entry.exclude.push(deployed.urn);
-        entry.notes.push(lostCreate(entry.name, deployed.key, product, deployed.inputs));
+        entry.notes.push(lostCreate(entry.name, deployed.key, product, deployed.inputs, deployed.kind));
       }
       const others = discovery.elsewhere.get(deployed.id.toLowerCase());
       if (others !== undefined) entry.notes.push({ code: "managed-elsewhere", key: deployed.key, managers: others });
@@ -487,6 +487,7 @@ export function lostCreate(
   key: string,
   product: CatalogItem | undefined,
   inputs: Record<string, unknown>,
+  kind: Kind | undefined = product?.kind,
 ): Extract<Reason, { code: "lost-create" }> {
   const entry = product?.entry as { title?: string; slug?: string | null } | undefined;
   const title = typeof inputs.title === "string" ? inputs.title : entry?.title;
@@ -498,6 +499,7 @@ export function lostCreate(
     ...(title !== undefined && { title }),
     ...(slug !== undefined && slug !== null && { slug }),
     ...(product !== undefined && { file: product.file }),
+    ...(kind === "task" && { kind }),
   };
 }
 

@@ -25,12 +25,12 @@ import { join } from "node:path";
 import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
 import { isUuid } from "../contract/schemas";
 import { readCreated } from "../resources/tool-protocol";
-import { isProductResource } from "../resources/product/recorded";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
 import { ServiceApiClient, type ClientOptions } from "../client";
 import type { LockHolder, Manager, Recovery } from "./changes";
 import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
+import { kindOf } from "./kinds";
 import { CatalogError } from "./errors";
 import { lostCreate } from "./plan";
 import { describeRecovery } from "./report";
@@ -138,7 +138,7 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
       if (!deployed.unconfirmed || ids.has(deployed.key) || anew.has(deployed.key)) continue;
       result.lines.push({
         code: "lost",
-        reason: lostCreate(facts.name, deployed.key, discovery.catalog.get(deployed.key), deployed.inputs),
+        reason: lostCreate(facts.name, deployed.key, discovery.catalog.get(deployed.key), deployed.inputs, deployed.kind),
         now: false,
       });
     }
@@ -179,7 +179,9 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
   }
   for (const op of deployment.pending_operations ?? []) {
     const key = keyOf(op.resource.urn);
-    if (op.type !== "creating" || !isProductResource(op.resource)) {
+    // A product's or a task's create in flight may have made a record (a site is never created: taking it over again is harmless).
+    const kind = kindOf(op.resource);
+    if (op.type !== "creating" || (kind !== "product" && kind !== "task")) {
       others.push(`${key}: ${op.type}`);
       continue;
     }
@@ -191,8 +193,12 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
       lines.push({ code: "taken-in", key, id: known.id, was: "pending", source: known.log === undefined ? "run" : "log" });
       continue;
     }
-    resources.push({ ...op.resource, id: placeholderId(), outputs: { ...inputs, ...unconfirmed("products.create", new Date(), true) } });
-    lines.push({ code: "lost", reason: lostCreate(facts.name, key, discovery.catalog.get(key), inputs), now: true });
+    resources.push({
+      ...op.resource,
+      id: placeholderId(),
+      outputs: { ...inputs, ...unconfirmed(kind === "task" ? "tasks.create" : "products.create", new Date(), true) },
+    });
+    lines.push({ code: "lost", reason: lostCreate(facts.name, key, discovery.catalog.get(key), inputs, kind), now: true });
   }
   deployment.resources = resources;
   deployment.pending_operations = [];
@@ -206,7 +212,8 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
  * The ids a log gave for this stack's creates, checked before any is taken in (and dropped from
  * `ids` when one is refused): a product another stack already records (a line of another stack's
  * log, pasted) is not taken over; nor one whose title or slug is not what the entry declared (one
- * read each, the empty PATCH the take-in makes anyway). The run's own journal needs no such check.
+ * read each, the empty PATCH the take-in makes anyway; a task cannot be read, so only the first check
+ * holds for it). The run's own journal needs no such check.
  */
 async function vetLogIds(facts: StackFacts, ids: Map<string, KnownId>, discovery: Discovery, options: RecoverOptions): Promise<Recovery[]> {
   const fromLogs = [...ids].filter(([key, known]) => known.log !== undefined && isUuid(known.id) && wantsId(facts, key));
@@ -233,6 +240,8 @@ async function vetLogIds(facts: StackFacts, ids: Map<string, KnownId>, discovery
         refuse({ managers });
         continue;
       }
+      // The API cannot read a task: its id from a log is taken on trust, as an adoptId is.
+      if (discovery.catalog.get(key)?.kind === "task") continue;
       const declared = declaredInputs(facts, key);
       const live = (await client.updateProduct(known.id, {})) as unknown as Record<string, unknown>;
       const differs = ["title", "slug"].find(

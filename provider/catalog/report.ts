@@ -21,6 +21,7 @@ import {
   type Recovery,
 } from "./changes";
 import type { CatalogChange } from "./catalog";
+import { createdLine } from "./created-lines";
 import { countsText } from "./kinds";
 import type { Move, Split } from "./plan";
 import type { StackReport } from "./stack-run";
@@ -300,7 +301,9 @@ export function describeChange(change: PlannedChange, done: boolean): string {
       words.push(
         change.kind === "site"
           ? `${d("takes over", "took over")} site ${change.adoptId} instead; the old one ${describeRemoval(change.then ?? "give-back", [], "site")}`
-          : `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
+          : change.kind === "task"
+            ? `${d("a new task replaces it", "a new task replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${change.then === "forget" ? describeRemoval("forget") : "keeps running on the service (the API cannot change or stop a task)"}`
+            : `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
       );
       break;
     case "archive":
@@ -336,6 +339,9 @@ function describeRemoval(op: Operation, reasons: Reason[] = [], kind?: PlannedCh
   // A site is never deleted: its entry gone, it gets back what it had when taken over, or keeps what it has.
   if (kind === "site" && op === "give-back") return "given back as it was found: a site is never deleted";
   if (kind === "site" && op === "retain") return "kept on the service as it is (restoreNameOnDelete: false)";
+  // A task can only be created: nothing stops it.
+  if (kind === "task" && op === "retain")
+    return "left running on the service (the API cannot change or stop a task: stop it there if it should stop)";
   switch (op) {
     case "archive":
       return "archived: this stack created it";
@@ -485,7 +491,7 @@ function describeLostCreate(reason: Extract<Reason, { code: "lost-create" }>): s
   return (
     `${reason.key}: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, ` +
     `but one that did is usually processed, so look for it (title ${JSON.stringify(reason.title ?? "")}${reason.slug ? `, slug ${JSON.stringify(reason.slug)}` : ""}); it is not created again by itself. ` +
-    `Find it in the service's UI (or its id in the killed run's log: \`${reason.stack}: created Product "${reason.key}" <id>\`, which \`recover --created-log FILE\` reads) and add \`adoptId: <its id>\` to ${where}; ` +
+    `Find it in the service's UI (or its id in the killed run's log: \`${createdLine({ stack: reason.stack, key: reason.key, id: "<id>", ...(reason.kind === "task" && { resource: "Task" as const }) })}\`, which \`recover --created-log FILE\` reads) and add \`adoptId: <its id>\` to ${where}; ` +
     `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${reason.key}\``
   );
 }

@@ -195,7 +195,7 @@ export async function runPlanned(
           ...(takenOver !== undefined && { takenOver }),
           log: join(options.workDir, "logs", options.command, `${report.stack}.log`),
           // On stderr at once: a killed run's log then still names every record it made (docs/catalog.md, "After a kill").
-          onCreated: (key, id) => say(createdLine({ stack: report.stack, key, id })),
+          onCreated: (key, id, resource) => say(createdLine({ stack: report.stack, key, id, ...(resource === "Task" && { resource }) })),
           ...(progress !== undefined && { onStep: (urn: string) => progress.record(report.stack, urn) }),
         });
         report.requests = pacer.stats().acquiredBy[report.stack] ?? 0;

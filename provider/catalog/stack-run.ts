@@ -20,6 +20,7 @@ import type { EngineEvent, Stack, StepEventMetadata, StepEventStateMetadata } fr
 import { maskText } from "../backend";
 import { PRODUCT_FIELD_NAMES, TAKEN_OVER, driftedFields, fateOf, giveBackPlan, productChanges, type TakenOver } from "../resources/product";
 import { SITE, originalKey } from "../resources/site";
+import { TASK } from "../resources/task";
 import { givingBack } from "../resources/api-fields";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import type { FieldChange, Operation, PlannedChange, Reason } from "./changes";
@@ -73,7 +74,7 @@ export function emptyReport(stack: string, command: RunCommand, size: Partial<Re
 export interface RunStackOptions {
   signal: AbortSignal;
   /** Each create's record as it returns (up only). */
-  onCreated?: (key: string, id: string) => void;
+  onCreated?: (key: string, id: string, resource: "Product" | "Task") => void;
   /** A step of one of the stack's records finished (its URN): the run's progress. */
   onStep?: (urn: string) => void;
   /** URNs to leave alone (an up: placeholders of lost creates not yet adopted). */
@@ -154,11 +155,18 @@ function record(report: StackReport, event: EngineEvent, options: RunStackOption
     options.onStep?.(step.urn);
     const change = changeOf(report.command, step, options);
     if (change !== undefined) report.changes.push(change);
-    if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id);
+    if (change?.op === "create" && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id, "Product");
   } else if (step !== undefined && kind === "site") {
     options.onStep?.(step.urn);
     const change = siteChangeOf(report.command, step, options.sites, options.takenOver);
     if (change !== undefined) report.changes.push(change);
+  } else if (step !== undefined && kind === "task") {
+    options.onStep?.(step.urn);
+    const change = taskChangeOf(report.command, step);
+    if (change !== undefined) report.changes.push(change);
+    // A task is created once and can never be read back: its id is said the moment it exists, as a product's is.
+    const made = change?.op === "create" || (change?.op === "replace" && change.adoptId === undefined);
+    if (made && report.command === "up" && step.new?.id) options.onCreated?.(change.key, step.new.id, "Task");
   }
   const diagnostic = event.diagnosticEvent;
   if (diagnostic?.severity === "error") engineErrors.push({ urn: diagnostic.urn || undefined, text: firstLines(diagnostic.message) });
@@ -311,6 +319,54 @@ export function siteChangeOf(
     }
     case "delete":
       return siteRemoval(key, old, takenOver);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A step of a task as the typed plan's change. The API can create a task and nothing else: a new
+ * entry is one POST (`create`, every field it is created with); a changed entry is a new task
+ * (`replace`, each field old → new, the rest as the new task gets them) and the old one keeps
+ * running (`then: retain`); a removed entry stops nothing (`retain`), or forgets a create whose
+ * answer was lost (`forget`). Nothing is ever read back, so drift and refresh find nothing.
+ */
+export function taskChangeOf(command: RunCommand, step: StepEventMetadata): PlannedChange | undefined {
+  const { old, declared, renamedFrom, change } = stepOf(step, "task");
+  if (command === "drift" || command === "refresh") return undefined;
+  const created = (from: Outputs = {}) =>
+    TASK.created
+      .map(TASK.property)
+      .filter((f) => declared[f] !== undefined && declared[f] !== null)
+      .map((f): FieldChange => ({ field: f, ...(from[f] !== undefined && from[f] !== declared[f] && { from: from[f] }), to: declared[f] }));
+  const removed = () => (isUnconfirmed(old.outputs) ? "forget" : "retain");
+  switch (step.op) {
+    case "same":
+      return renamedFrom !== undefined ? change("rename", []) : undefined;
+    case "create":
+      if (typeof declared.adoptId === "string") return change("adopt", [], { adoptId: declared.adoptId });
+      return change("create", created());
+    case "update": {
+      // Only adoptId can change in place (removed, or set to the task's own id): the stack's record, nothing sent.
+      const was = old.inputs.adoptId ?? null;
+      const now = declared.adoptId ?? null;
+      return change(was !== now ? "state" : "rename", was !== now ? [{ field: "adoptId", from: was, to: now, stackOnly: true }] : []);
+    }
+    case "replace": {
+      if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string")
+        return change("adopt", [], { adoptId: declared.adoptId, reasons: [{ code: "lost-create-adopted" }] });
+      const adoptId = typeof declared.adoptId === "string" ? declared.adoptId : undefined;
+      const project =
+        (declared.projectId ?? null) !== (old.inputs.projectId ?? null)
+          ? [{ field: "projectId", from: old.inputs.projectId ?? null, to: declared.projectId ?? null }]
+          : [];
+      return change("replace", adoptId !== undefined ? [] : [...project, ...created(old.inputs)], {
+        then: removed(),
+        ...(adoptId !== undefined && { adoptId }),
+      });
+    }
+    case "delete":
+      return change(removed(), []);
     default:
       return undefined;
   }

@@ -97,7 +97,7 @@ describe("parseCatalog: what a catalog may say", () => {
     expect(one("a.yaml", `p1:\n  project: ""\n  title: T\n`)).toBe(`${header(1)}\n  a.yaml: p1: project must be a project's name`);
   });
 
-  it("reads a site entry (by subdomain or as the default site) and checks it; refuses tasks in this version", () => {
+  it("reads a site entry (by subdomain or as the default site) and a task entry, each checked by its resource", () => {
     const catalog = parseCatalog([
       {
         file: "web.yaml",
@@ -114,9 +114,18 @@ describe("parseCatalog: what a catalog may say", () => {
     expect(one("web.yaml", "home:\n  kind: site\n  project: Acme Web\n  default: true\n  name: ''\n").split("\n")[1]).toMatch(
       /^ {2}web\.yaml: home: name /,
     );
+    // A task: the Task resource's own checks (here: a task without its title).
     expect(
-      one("t.yaml", "nightly:\n  kind: task\n  project: Acme Web\n  prompt: Hello\n  scheduledAt: 2027-01-01T00:00:00Z\n").split("\n")[1],
-    ).toBe("  t.yaml: nightly: kind task: this version deploys products and sites only");
+      one("t.yaml", "nightly:\n  kind: task\n  project: Acme Web\n  prompt: Hello\n  scheduledAt: 2099-01-01T00:00:00Z\n").split("\n")[1],
+    ).toMatch(/^ {2}t\.yaml: nightly: title /);
+    expect(
+      parseCatalog([
+        {
+          file: "t.yaml",
+          text: "nightly:\n  kind: task\n  project: Acme Web\n  title: Nightly\n  prompt: Hello\n  scheduledAt: 2099-01-01T00:00:00Z\n",
+        },
+      ]).get("nightly")?.kind,
+    ).toBe("task");
   });
 
   it("refuses a too-long title naming the field and the limit, never quoting the value", () => {

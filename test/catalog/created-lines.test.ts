@@ -13,10 +13,12 @@ describe("created lines", () => {
     const lines = [
       { stack: "catalog-plans.all", key: "pro", id: ID },
       { stack: "catalog-a.01", key: 'odd"key', id: ID.replace("0b", "1c") },
+      { stack: "catalog-web.all", key: "digest", id: ID.replace("0b", "2d"), resource: "Task" as const },
     ];
     expect(lines.map(createdLine)).toEqual([
       `catalog-plans.all: created Product "pro" ${ID}`,
       `catalog-a.01: created Product "odd\\"key" ${ID.replace("0b", "1c")}`,
+      `catalog-web.all: created Task "digest" ${ID.replace("0b", "2d")}`,
     ]);
     expect(parseCreatedLines(lines.map(createdLine).join("\n"))).toEqual(lines);
   });

@@ -340,3 +340,69 @@ describe("a site's steps in the report: taken over, renamed, given back, drifted
     ]);
   });
 });
+
+describe("a task's steps in the report: created once, a change is a new task, a removal stops nothing", () => {
+  const TASK_TYPE = "pulumi-nodejs:dynamic/serviceapi:Task";
+  const TASK_ID = "5c0ffee0-0000-4000-8000-000000000001";
+  const taskUrn = `urn:pulumi:catalog-web.all::serviceapi-catalog::${TASK_TYPE}::digest`;
+  const inputs = (title: string) => ({
+    projectId: PROJECT,
+    title,
+    prompt: "Summarise",
+    scheduledAt: "2099-01-05T09:00:00Z",
+    rrule: "FREQ=WEEKLY;BYDAY=MO",
+  });
+  const taskStep = (op: string, old?: object, news?: object): EngineEvent =>
+    ({
+      sequence: 0,
+      timestamp: 0,
+      resOutputsEvent: {
+        metadata: {
+          op,
+          urn: taskUrn,
+          type: TASK_TYPE,
+          provider: "",
+          old: old && { inputs: old, outputs: old, urn: taskUrn, type: TASK_TYPE, id: TASK_ID },
+          new: news && { inputs: news, outputs: news, urn: taskUrn, type: TASK_TYPE, id: TASK_ID },
+        },
+      },
+    }) as unknown as EngineEvent;
+  const run = async (command: RunCommand, event: EngineEvent) => {
+    const created: string[] = [];
+    const play = async ({ onEvent }: { onEvent: (e: EngineEvent) => void }) => onEvent(event);
+    const stack = { preview: play, up: play, destroy: play, refresh: play, previewRefresh: play } as unknown as Stack;
+    const report = await runOnStack(stack, emptyReport("catalog-web.all", command, { task: 1 }, "f"), {
+      signal: new AbortController().signal,
+      onCreated: (key, id, resource) => created.push(`${resource} ${key} ${id}`),
+    });
+    return { changes: report.changes.map((c) => [c.kind, c.op, c.then, c.fields]), created };
+  };
+
+  it("a new entry is one create with every field it is created with; its id said at once", async () => {
+    expect(await run("up", taskStep("create", undefined, inputs("Weekly")))).toEqual({
+      changes: [
+        [
+          "task",
+          "create",
+          undefined,
+          [
+            { field: "title", to: "Weekly" },
+            { field: "prompt", to: "Summarise" },
+            { field: "scheduledAt", to: "2099-01-05T09:00:00Z" },
+            { field: "rrule", to: "FREQ=WEEKLY;BYDAY=MO" },
+          ],
+        ],
+      ],
+      created: [`Task digest ${TASK_ID}`],
+    });
+  });
+
+  it("a changed entry: a new task (the changed field old → new), the old one kept running; a removal sends nothing", async () => {
+    const replaced = await run("preview", taskStep("replace", inputs("Weekly"), inputs("Weekly (v2)")));
+    expect(replaced.changes[0]!.slice(0, 3)).toEqual(["task", "replace", "retain"]);
+    expect((replaced.changes[0]![3] as object[])[0]).toEqual({ field: "title", from: "Weekly", to: "Weekly (v2)" });
+    expect((await run("preview", taskStep("delete", inputs("Weekly")))).changes).toEqual([["task", "retain", undefined, []]]);
+    // Nothing is ever read back from a task: drift finds nothing.
+    expect((await run("drift", taskStep("update", inputs("Weekly"), inputs("Other")))).changes).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ import { expectSchema } from "./json-schema";
 const PRODUCTS = "/api/v1/public/products";
 /** Where a site's PATCH goes (a site is only ever renamed: `PATCH /v1/sites/{id}`). */
 const SITES = "/v1/sites";
+/** Where a task is created (`POST /v1/tasks`: the only request a task ever gets). */
+const TASKS = "/v1/tasks";
 /** The fields a create carries (the contract's table: `status` is sent by one PATCH after the POST). */
 const UPDATE_ONLY = new Set(["status"]);
 /** The simulator's status for a new product (docs/api-assumptions.md). */
@@ -73,6 +75,11 @@ export function announcedWrites(
   const sent = (change: PlannedChange) => Object.fromEntries(change.fields.filter((f) => f.stackOnly !== true).map((f) => [f.field, f.to]));
   const create = (change: PlannedChange, project = projectId(change)) => {
     const fields = change.fields.filter((f) => f.stackOnly !== true && f.to !== null && f.to !== undefined);
+    // A task: one POST of every field it is created with (the API has nothing else for a task).
+    if (change.kind === "task") {
+      out.push(`POST ${TASKS} ${canonical({ projectId: project, ...Object.fromEntries(fields.map((f) => [f.field, f.to])) })}`);
+      return;
+    }
     out.push(
       `POST ${PRODUCTS} ${canonical({ projectId: project, ...Object.fromEntries(fields.filter((f) => !UPDATE_ONLY.has(f.field)).map((f) => [f.field, f.to])) })}`,
     );

@@ -24,8 +24,13 @@
  * runs. `--growth-only` runs e) alone.
  * Printed, never asserted; a command that fails or does something other than expected stops the bench.
  *
+ *  f) one catalog of `--products` products, `--sites` sites and `--tasks` tasks across 3 projects (issue 44):
+ *     the first `up` against b)'s time per product, its writes by kind, a no-change `preview`, and a
+ *     `drift` after 1 % of the sites were renamed in the UI: its requests, the sites' listings (pages of
+ *     100) against one request per site.
+ *
  *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
- *                              [--skip anchor,pr,preview,floor,drift,postgres,runners]
+ *                              [--sites N] [--tasks N] [--skip anchor,pr,preview,floor,drift,postgres,runners,kinds]
  *                              [--growth N1,N2,…] [--growth-only]
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -37,6 +42,7 @@ import { gunzipSync, zstdDecompressSync } from "node:zlib";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { parse, stringify } from "yaml";
 import { DEFAULT_IDS, startSimulator, type Simulator } from "pulumi-serviceapi-simulator";
+import { ServiceApiClient } from "../provider";
 import type { RunReport } from "../provider/catalog/report";
 import { withoutResultReads } from "../provider/catalog/workspace";
 import { EngineStack, REPO, pulumiCli } from "../scripts/engine/driver";
@@ -51,7 +57,7 @@ const PER_FILE = 100;
 const CHANGED = [1, 2];
 /** The matrix jobs of section d). */
 const RUNNERS = 4;
-const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres", "runners"] as const;
+const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres", "runners", "kinds"] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -72,6 +78,9 @@ interface Options {
   growth: number[];
   /** Only e). */
   growthOnly: boolean;
+  /** f): the sites and tasks beside `products` products in one catalog. */
+  sites: number;
+  tasks: number;
 }
 
 /** The same product as bench/scale-program declares for index `i`, as a catalog entry (project by name). */
@@ -427,6 +436,137 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
 
     const drifted = options.skip.has("drift") ? undefined : await drift(tool, sim, options);
     return { up: up.run, preview, prMs, drift: drifted };
+  } finally {
+    await sim.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The three projects f)'s catalog spreads over (the seed's: Acme Web has 250 sites, Acme Docs 3, Globex Shop 5). */
+const KIND_PROJECTS = [
+  { name: "Acme Web", id: DEFAULT_IDS.acmeWeb, slug: "acme-web" },
+  { name: "Acme Docs", id: DEFAULT_IDS.acmeDocs, slug: "acme-docs" },
+  { name: "Globex Shop", id: DEFAULT_IDS.globexShop, slug: "globex-shop" },
+];
+
+/** f) products, sites and tasks in one catalog across 3 projects: the first up, a no-change preview, site drift by listing. */
+async function kinds(options: Options, cliBin: string, file: FileFigures): Promise<void> {
+  const { products, sites, tasks } = options;
+  const records = products + sites + tasks;
+  console.log(
+    `\n   f) one catalog of ${products} products, ${sites} sites and ${tasks} tasks across ${KIND_PROJECTS.length} projects, file backend`,
+  );
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-kinds-"));
+  const sim = await startSimulator({ port: 0, requestLogLimit: 10 * records + 10_000 });
+  try {
+    // Each project gets its share of the sites: those the seed lacks are added, with subdomains of the seed's pattern.
+    const perProject = KIND_PROJECTS.map((_, i) => Math.floor(sites / KIND_PROJECTS.length) + (i < sites % KIND_PROJECTS.length ? 1 : 0));
+    const seeded = new Map(KIND_PROJECTS.map((p) => [p.id, 0]));
+    for (const site of sim.seed.sites) seeded.set(site.projectId, (seeded.get(site.projectId) ?? 0) + 1);
+    const subdomain = (p: (typeof KIND_PROJECTS)[number], n: number) => `${p.slug}-${String(n).padStart(3, "0")}`;
+    KIND_PROJECTS.forEach((p, i) => {
+      for (let n = seeded.get(p.id)! + 1; n <= perProject[i]!; n++)
+        sim.addSite({ projectId: p.id, name: `${p.name} ${n}`, subdomain: subdomain(p, n) });
+    });
+    const dir = join(root, "catalog");
+    mkdirSync(dir, { recursive: true });
+    const write = (name: string, entries: Record<string, unknown>) => writeFileSync(join(dir, name), stringify(entries));
+    // Products: the same entries as b)'s, in files of PER_FILE, each file in one of the projects.
+    for (let first = 0; first < products; first += PER_FILE) {
+      const project = KIND_PROJECTS[(first / PER_FILE) % KIND_PROJECTS.length]!;
+      const entries: Record<string, unknown> = {};
+      for (let i = first; i < Math.min(products, first + PER_FILE); i++) entries[`product-${i}`] = { ...entry(i), project: project.name };
+      write(`products-${String(first / PER_FILE).padStart(4, "0")}.yaml`, entries);
+    }
+    // Sites: one file per project, each site given a new name (every take-over is one PATCH).
+    KIND_PROJECTS.forEach((p, i) => {
+      const entries: Record<string, unknown> = {};
+      for (let n = 1; n <= perProject[i]!; n++)
+        entries[subdomain(p, n)] = { kind: "site", project: p.name, subdomain: subdomain(p, n), name: `${p.name} site ${n}` };
+      if (perProject[i]! > 0) write(`${p.slug}-sites.yaml`, entries);
+    });
+    // Tasks: weekly, their first run far ahead, in files of PER_FILE.
+    for (let first = 0; first < tasks; first += PER_FILE) {
+      const entries: Record<string, unknown> = {};
+      for (let i = first; i < Math.min(tasks, first + PER_FILE); i++)
+        entries[`task-${i}`] = {
+          kind: "task",
+          project: KIND_PROJECTS[i % KIND_PROJECTS.length]!.name,
+          title: `Task ${i}`,
+          prompt: `Prompt ${i}`,
+          scheduledAt: "2099-01-05T09:00:00Z",
+          rrule: "FREQ=WEEKLY;BYDAY=MO",
+        };
+      write(`tasks-${String(first / PER_FILE).padStart(4, "0")}.yaml`, entries);
+    }
+    mkdirSync(join(root, "state"));
+    const tool = new Tool(root, sim, `file://${join(root, "state")}`, cliBin, options);
+
+    sim.clearRequests();
+    const up = await tool.report(["up"]);
+    const ops = (report: RunReport) => {
+      const counts: Record<string, number> = {};
+      for (const c of report.results.flatMap((r) => r.changes))
+        counts[`${c.kind ?? "product"} ${c.op}`] = (counts[`${c.kind ?? "product"} ${c.op}`] ?? 0) + 1;
+      return counts;
+    };
+    const failed = up.report.results.filter((r) => r.status !== "ok");
+    const upOps = ops(up.report);
+    if (
+      failed.length > 0 ||
+      (upOps["product create"] ?? 0) !== products ||
+      (upOps["site adopt"] ?? 0) !== sites ||
+      (upOps["task create"] ?? 0) !== tasks
+    )
+      throw new Error(
+        `f) up: expected ${products} products created, ${sites} sites taken over, ${tasks} tasks created; got ${JSON.stringify(upOps)}, ${failed.length} stacks failed`,
+      );
+    const log = sim.requests().filter((r) => r.operation !== null);
+    const count = (operation: string) => log.filter((r) => r.operation === operation).length;
+    const perRecord = up.run.ms / records;
+    const productPerRecord = file.up.ms / products;
+    console.log(
+      `   first up: ${sec(up.run.ms)} in ${up.report.results.length} stacks — ${perRecord.toFixed(1)} ms per record against b)'s ${productPerRecord.toFixed(1)} ms per product ` +
+        `(${(perRecord / productPerRecord).toFixed(2)}x); requests: ${count("products.create")} product creates, ${count("sites.update")} site renames, ` +
+        `${count("tasks.create")} task creates, ${count("sites.list")} site listing pages, ${log.length} in all`,
+    );
+
+    sim.clearRequests();
+    const preview = await tool.report(["preview"]);
+    const previewChanges = preview.report.results.flatMap((r) => r.changes).length;
+    if (previewChanges !== 0) throw new Error(`f) no-change preview: ${previewChanges} changes`);
+    const previewLog = sim.requests().filter((r) => r.operation !== null);
+    console.log(
+      `   no-change preview: ${sec(preview.run.ms)} (b)'s ${file.preview === undefined ? "not run" : sec(file.preview.ms)} for ${products} products); ` +
+        `${previewLog.length} requests, ${previewLog.filter((r) => r.method !== "GET").length} writes`,
+    );
+
+    // 1 % of the sites renamed in the UI (at least one), then drift: sites are read by listing, never one request each.
+    const renamed = Math.max(1, Math.floor(sites / 100));
+    const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+    try {
+      for (let n = 1; n <= renamed && sites > 0; n++) {
+        const site = sim.seed.sites.find((s) => s.subdomain === subdomain(KIND_PROJECTS[0]!, n));
+        const id =
+          site?.id ??
+          (await client.listSites({ projectId: KIND_PROJECTS[0]!.id, limit: 100 }).toArray()).find(
+            (s) => s.subdomain === subdomain(KIND_PROJECTS[0]!, n),
+          )!.id!;
+        await client.updateSite(id, { name: `Renamed in the UI ${n}` });
+      }
+    } finally {
+      await client.close();
+    }
+    sim.clearRequests();
+    const drifted = await tool.report(["drift"], [0, 7]);
+    const driftOps = ops(drifted.report);
+    const driftLog = sim.requests().filter((r) => r.operation !== null);
+    const pages = driftLog.filter((r) => r.operation === "sites.list").length;
+    console.log(
+      `   drift after ${renamed} site rename(s) in the UI: ${sec(drifted.run.ms)}; ${driftOps["site drift"] ?? 0} sites drifted; ${driftLog.length} requests, ` +
+        `of them ${pages} site listing pages for ${sites} sites (one request per site would be ${sites}), ${driftLog.filter((r) => r.operation === "products.update").length} product reads; ` +
+        `${driftLog.filter((r) => r.method !== "GET" && r.operation !== "products.update").length} writes`,
+    );
   } finally {
     await sim.close();
     rmSync(root, { recursive: true, force: true });
@@ -795,6 +935,8 @@ function parseOptions(argv: string[]): Options {
       quick: { type: "boolean", default: false },
       growth: { type: "string", default: "" },
       "growth-only": { type: "boolean", default: false },
+      sites: { type: "string" },
+      tasks: { type: "string" },
     },
   });
   const whole = (name: string, text: string | undefined, fallback: number, min = 1): number => {
@@ -822,6 +964,8 @@ function parseOptions(argv: string[]): Options {
       .map((n) => whole("growth", n, 0))
       .sort((a, b) => a - b),
     growthOnly: values["growth-only"],
+    sites: whole("sites", values.sites, quick ? 100 : 1_000, 0),
+    tasks: whole("tasks", values.tasks, quick ? 50 : 500, 0),
   };
 }
 
@@ -838,6 +982,7 @@ export async function catalogBench(
   if (!options.growthOnly) {
     const anchorRun = options.anchor > 0 && !options.skip.has("anchor") ? await anchor(options) : undefined;
     const file = await fileBackend(options, bin, anchorRun);
+    if (!options.skip.has("kinds")) await kinds(options, bin, file);
     if (!options.skip.has("postgres")) await postgres(options, bin, file);
     if (options.growth.length > 0) await growth(options, bin, file);
   } else {

@@ -227,7 +227,11 @@ async function main(): Promise<void> {
     const products = sizes("catalog-products", [120])[0]!;
     const stackSize = sizes("catalog-stack-size", [Math.max(1, Math.floor(products / 4))])[0]!;
     await catalogBench(
-      ["--products", String(products), "--anchor", String(Math.floor(products / 2)), "--stack-size", String(stackSize)],
+      [
+        ...["--products", String(products), "--anchor", String(Math.floor(products / 2)), "--stack-size", String(stackSize)],
+        // f)'s sites and tasks, in the proportions of issue 44's 10,000 / 1,000 / 500.
+        ...["--sites", String(Math.max(3, Math.floor(products / 10))), "--tasks", String(Math.max(3, Math.floor(products / 20)))],
+      ],
       `\n5. The catalog tool (serviceapi-catalog) at ${products} products in stacks of at most ${stackSize}: bench/catalog.ts at a small size (npm run bench:catalog: 10,000)`,
     );
   }

@@ -471,12 +471,14 @@ async function kinds(options: Options, cliBin: string, file: FileFigures): Promi
     const dir = join(root, "catalog");
     mkdirSync(dir, { recursive: true });
     const write = (name: string, entries: Record<string, unknown>) => writeFileSync(join(dir, name), stringify(entries));
-    // Products: the same entries as b)'s, in files of PER_FILE, each file in one of the projects.
+    // Products: the same entries as b)'s, in the same files, each file in one of the projects.
     for (let first = 0; first < products; first += PER_FILE) {
       const project = KIND_PROJECTS[(first / PER_FILE) % KIND_PROJECTS.length]!;
       const entries: Record<string, unknown> = {};
       for (let i = first; i < Math.min(products, first + PER_FILE); i++) entries[`product-${i}`] = { ...entry(i), project: project.name };
-      write(`products-${String(first / PER_FILE).padStart(4, "0")}.yaml`, entries);
+      // b)'s layout (area folders of 10 files: a group each, stacks of up to --stack-size), so the two compare.
+      mkdirSync(dirname(join(dir, fileName(first))), { recursive: true });
+      write(fileName(first), entries);
     }
     // Sites: one file per project, each site given a new name (every take-over is one PATCH).
     KIND_PROJECTS.forEach((p, i) => {
@@ -485,7 +487,7 @@ async function kinds(options: Options, cliBin: string, file: FileFigures): Promi
         entries[subdomain(p, n)] = { kind: "site", project: p.name, subdomain: subdomain(p, n), name: `${p.name} site ${n}` };
       if (perProject[i]! > 0) write(`${p.slug}-sites.yaml`, entries);
     });
-    // Tasks: weekly, their first run far ahead, in files of PER_FILE.
+    // Tasks: weekly, their first run far ahead, in files of PER_FILE in one folder (one group).
     for (let first = 0; first < tasks; first += PER_FILE) {
       const entries: Record<string, unknown> = {};
       for (let i = first; i < Math.min(tasks, first + PER_FILE); i++)
@@ -497,7 +499,8 @@ async function kinds(options: Options, cliBin: string, file: FileFigures): Promi
           scheduledAt: "2099-01-05T09:00:00Z",
           rrule: "FREQ=WEEKLY;BYDAY=MO",
         };
-      write(`tasks-${String(first / PER_FILE).padStart(4, "0")}.yaml`, entries);
+      mkdirSync(join(dir, "tasks"), { recursive: true });
+      write(join("tasks", `tasks-${String(first / PER_FILE).padStart(4, "0")}.yaml`), entries);
     }
     mkdirSync(join(root, "state"));
     const tool = new Tool(root, sim, `file://${join(root, "state")}`, cliBin, options);

@@ -170,12 +170,16 @@ function listFiles(root: string, dir: string): string[] {
 /** Every file parsed and every entry checked; all problems in one error. */
 export function parseCatalog(files: { file: string; text: string }[]): Catalog {
   const { catalog, problems } = collect(files);
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 50);
-    const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : "";
-    throw new CatalogError(`the catalog has ${problems.length} problem(s); nothing was run:\n  ${shown.join("\n  ")}${more}`);
-  }
+  refuseProblems(problems);
   return catalog;
+}
+
+/** The catalog's problems (`file: key: what`), the first 50 shown, as the one refusal before anything runs; none, nothing. */
+export function refuseProblems(problems: string[]): void {
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, 50);
+  const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : "";
+  throw new CatalogError(`the catalog has ${problems.length} problem(s); nothing was run:\n  ${shown.join("\n  ")}${more}`);
 }
 
 function collect(files: { file: string; text: string }[]): { catalog: Catalog; problems: string[] } {

@@ -131,6 +131,8 @@ export interface PlannedChange {
   renamedFrom?: string;
   /** `adopt`, `replace` by adoption: the record taken over. */
   adoptId?: string;
+  /** A task removed or replaced: the id of the one left running on the service (where to stop it). */
+  runningId?: string;
   /** `move`: the stacks it moves between. */
   fromStack?: string;
   toStack?: string;

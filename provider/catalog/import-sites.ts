@@ -57,6 +57,8 @@ export async function importSites(discovery: Discovery, options: SiteImportOptio
   const unique = (p: Project) => p.name !== null && names.filter((n) => n === p.name).length === 1;
   const taken = new Set(discovery.catalog.keys());
   const byFile = new Map<string, { key: string; entry: Record<string, unknown> }[]>();
+  // Sites the catalog names already: counted in one line (a second import would otherwise list every one).
+  let already = 0;
   for (const { project, sites } of listed) {
     const file = `${unique(project) ? fileSlug(project.name!) || `project-${project.id.slice(0, 8)}` : `project-${project.id.slice(0, 8)}`}-sites.yaml`;
     for (const site of sites) {
@@ -68,7 +70,7 @@ export async function importSites(discovery: Discovery, options: SiteImportOptio
         continue;
       }
       if (named.has(`${project.id}:${by}`) || recorded.has(site.id.toLowerCase())) {
-        result.leftOut.push(`${where}: already in the catalog`);
+        already += 1;
         continue;
       }
       // The subdomain as the key; a key the catalog (or another site) has already gets the site's id after it.
@@ -84,6 +86,8 @@ export async function importSites(discovery: Discovery, options: SiteImportOptio
       byFile.set(file, [...(byFile.get(file) ?? []), { key, entry }]);
     }
   }
+  if (already > 0)
+    result.leftOut.unshift(`${already} site(s) already in the catalog (an entry names it, or a stack of the catalog records it)`);
   mkdirSync(options.catalogDir, { recursive: true });
   for (const [file, entries] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
     writeEntries(join(options.catalogDir, file), entries);

@@ -16,7 +16,8 @@
  *   killed run (an `up` on such a stack would make duplicates: it does not run), a create whose
  *   answer was lost, a product that a stack outside the catalog also records.
  */
-import { adoptIdOf, type CatalogItem } from "./catalog";
+import { TASK, scheduleFailures } from "../resources/task";
+import { adoptIdOf, refuseProblems, type CatalogItem } from "./catalog";
 import type { Manager, Reason } from "./changes";
 import { countByKind, KIND, type Kind } from "./kinds";
 import type { Discovery, StackFacts } from "./discover";
@@ -116,6 +117,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   }
   refuseForeignStacks(prefix, discovery, where);
   const renames = findRenames(discovery, where);
+  refuseDeadSchedules(discovery, renames);
   /** The key a catalog product's state is held under: its own, or the one it is renamed from. */
   const stateKey = (key: string) => renames.get(key) ?? key;
   const blockedBy = new Map([...stacks.values()].map((s) => [s.name, blockers(s)]));
@@ -375,6 +377,28 @@ function select(
  * Refused before anything runs. A catalog that really replaces every file at once does it in two
  * runs (the old files removed, then the new ones added), which this never stops.
  */
+/**
+ * A task entry that an up would create (new, or changed: every change is a new task) must run at
+ * least once: its schedule judged now, by the Task's own rule (`scheduleFailures`), before any stack
+ * runs — not by its stack's preview, after other stacks' changes. A task the stacks hold unchanged is
+ * not judged again (a series that ended since must not stop every later run).
+ */
+function refuseDeadSchedules(discovery: Discovery, renames: Map<string, string>): void {
+  const recorded = new Map<string, Record<string, unknown>>();
+  for (const stack of discovery.stacks.values()) for (const [key, record] of stack.records) recorded.set(key, record.inputs ?? {});
+  const problems: string[] = [];
+  for (const item of discovery.catalog.values()) {
+    if (item.kind !== "task" || item.entry.adoptId !== undefined) continue;
+    const held = recorded.get(renames.get(item.key) ?? item.key);
+    const entry = item.entry as unknown as Record<string, unknown>;
+    const creates = held === undefined || TASK.created.map(TASK.property).some((f) => (held[f] ?? null) !== (entry[f] ?? null));
+    if (!creates) continue;
+    for (const failure of scheduleFailures(item.entry.scheduledAt, item.entry.rrule ?? undefined))
+      problems.push(`${item.file}: ${item.key}: ${failure.reason}`);
+  }
+  refuseProblems(problems);
+}
+
 function refuseForeignStacks(prefix: string, discovery: Discovery, where: Map<string, string>): void {
   const { catalog, stacks } = discovery;
   const held = [...stacks.values()].filter((s) => s.records.size + s.pending.length > 0);

@@ -145,6 +145,17 @@ async function resolveSites(
       );
     }
   }
+  // One site, one entry, by the site itself: a project's default site and its subdomain, or a project by name and
+  // by id, are two ways to name one site (the files' check compares only what the entries say).
+  const byId = new Map<string, string>();
+  for (const item of entries) {
+    const id = found.get(item.key)?.id.toLowerCase();
+    if (id === undefined) continue;
+    const other = byId.get(id);
+    if (other !== undefined)
+      problems.push(`${item.file}: ${item.key}: names the same site as ${other}: one site, one entry (remove one of the two)`);
+    else byId.set(id, item.key);
+  }
   if (problems.length > 0)
     throw new CatalogError(`the catalog has ${problems.length} problem(s) with its sites; nothing was run:\n  ${problems.join("\n  ")}`);
   return { found, requests };

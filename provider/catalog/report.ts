@@ -302,7 +302,7 @@ export function describeChange(change: PlannedChange, done: boolean): string {
         change.kind === "site"
           ? `${d("takes over", "took over")} site ${change.adoptId} instead; the old one ${describeRemoval(change.then ?? "give-back", [], "site")}`
           : change.kind === "task"
-            ? `${d("a new task replaces it", "a new task replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${change.then === "forget" ? describeRemoval("forget") : "keeps running on the service (the API cannot change or stop a task)"}`
+            ? `${d("a new task replaces it", "a new task replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${change.then === "forget" ? describeRemoval("forget") : `${change.runningId === undefined ? "" : `(task ${change.runningId}) `}keeps running on the service (the API cannot change or stop a task)`}`
             : `${d("a new record replaces it", "a new record replaced it")}${change.adoptId !== undefined ? ` (adopting ${change.adoptId})` : ""}; the old one ${describeRemoval(change.then ?? "archive")}`,
       );
       break;
@@ -310,7 +310,7 @@ export function describeChange(change: PlannedChange, done: boolean): string {
     case "give-back":
     case "retain":
     case "forget":
-      words.push(describeRemoval(change.op, change.reasons, change.kind));
+      words.push(describeRemoval(change.op, change.reasons, change.kind, change.runningId));
       // Its fields are judged at the up against the live record, which a preview without --refresh has not read.
       if (change.op === "give-back" && !done && change.fields.length > 0)
         words.push("a field changed on the service since the stack last read it is left as it is (preview --refresh reads them)");
@@ -335,13 +335,13 @@ function isRemovalReason(reason: Reason): boolean {
 }
 
 /** What removing the entry does to the record (the same words before and after: the state it leaves). */
-function describeRemoval(op: Operation, reasons: Reason[] = [], kind?: PlannedChange["kind"]): string {
+function describeRemoval(op: Operation, reasons: Reason[] = [], kind?: PlannedChange["kind"], runningId?: string): string {
   // A site is never deleted: its entry gone, it gets back what it had when taken over, or keeps what it has.
   if (kind === "site" && op === "give-back") return "given back as it was found: a site is never deleted";
   if (kind === "site" && op === "retain") return "kept on the service as it is (restoreNameOnDelete: false)";
   // A task can only be created: nothing stops it.
   if (kind === "task" && op === "retain")
-    return "left running on the service (the API cannot change or stop a task: stop it there if it should stop)";
+    return `left running on the service${runningId === undefined ? "" : ` as task ${runningId}`} (the API cannot change or stop a task: stop it there if it should stop)`;
   switch (op) {
     case "archive":
       return "archived: this stack created it";

@@ -340,6 +340,8 @@ export function taskChangeOf(command: RunCommand, step: StepEventMetadata): Plan
       .filter((f) => declared[f] !== undefined && declared[f] !== null)
       .map((f): FieldChange => ({ field: f, ...(from[f] !== undefined && from[f] !== declared[f] && { from: from[f] }), to: declared[f] }));
   const removed = () => (isUnconfirmed(old.outputs) ? "forget" : "retain");
+  // The task left running, named: the API cannot stop it, so the report says which one to stop by hand.
+  const running = !isUnconfirmed(old.outputs) && typeof step.old?.id === "string" && step.old.id !== "" ? { runningId: step.old.id } : {};
   switch (step.op) {
     case "same":
       return renamedFrom !== undefined ? change("rename", []) : undefined;
@@ -363,10 +365,11 @@ export function taskChangeOf(command: RunCommand, step: StepEventMetadata): Plan
       return change("replace", adoptId !== undefined ? [] : [...project, ...created(old.inputs)], {
         then: removed(),
         ...(adoptId !== undefined && { adoptId }),
+        ...running,
       });
     }
     case "delete":
-      return change(removed(), []);
+      return change(removed(), [], running);
     default:
       return undefined;
   }

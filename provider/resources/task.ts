@@ -88,8 +88,8 @@ function willCreate(olds: Partial<StoredTaskInputs>, news: StoredTaskInputs): bo
   return replacedInputs(TASK_FIELDS, olds, news).length > 0;
 }
 
-/** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview. */
-function scheduleFailures(scheduledAt: string, rrule: string | undefined): lifecycle.CheckFailure[] {
+/** The service's own rule (`nextRun`), applied now: a task that would never run is refused at preview (and by the catalog tool, before any stack). */
+export function scheduleFailures(scheduledAt: string, rrule: string | undefined): lifecycle.CheckFailure[] {
   if (scheduledAt === UNKNOWN || rrule === UNKNOWN) return [];
   // An rrule the table's schema refused was reported already; this one is valid.
   const now = new Date();

@@ -375,11 +375,16 @@ describe("a task's steps in the report: created once, a change is a new task, a 
       signal: new AbortController().signal,
       onCreated: (key, id, resource) => created.push(`${resource} ${key} ${id}`),
     });
-    return { changes: report.changes.map((c) => [c.kind, c.op, c.then, c.fields]), created };
+    return {
+      changes: report.changes.map((c) => [c.kind, c.op, c.then, c.fields]),
+      running: report.changes.map((c) => c.runningId),
+      created,
+    };
   };
 
   it("a new entry is one create with every field it is created with; its id said at once", async () => {
     expect(await run("up", taskStep("create", undefined, inputs("Weekly")))).toEqual({
+      running: [undefined],
       changes: [
         [
           "task",
@@ -401,7 +406,11 @@ describe("a task's steps in the report: created once, a change is a new task, a 
     const replaced = await run("preview", taskStep("replace", inputs("Weekly"), inputs("Weekly (v2)")));
     expect(replaced.changes[0]!.slice(0, 3)).toEqual(["task", "replace", "retain"]);
     expect((replaced.changes[0]![3] as object[])[0]).toEqual({ field: "title", from: "Weekly", to: "Weekly (v2)" });
-    expect((await run("preview", taskStep("delete", inputs("Weekly")))).changes).toEqual([["task", "retain", undefined, []]]);
+    expect(replaced.running).toEqual([TASK_ID]);
+    const removed = await run("preview", taskStep("delete", inputs("Weekly")));
+    expect(removed.changes).toEqual([["task", "retain", undefined, []]]);
+    // The task left running is named by its id (where to stop it).
+    expect(removed.running).toEqual([TASK_ID]);
     // Nothing is ever read back from a task: drift finds nothing.
     expect((await run("drift", taskStep("update", inputs("Weekly"), inputs("Other")))).changes).toEqual([]);
   });

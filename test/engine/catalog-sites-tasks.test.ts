@@ -11,6 +11,7 @@
  * the writes its preview announced, and the preview writes nothing.
  */
 import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
@@ -217,8 +218,10 @@ describe(
           web.digest!.title = "Weekly digest (v2)";
         });
         const preview = await user.tool(["preview"]);
+        // The old task named by its id: the API cannot stop it, so the reviewer learns which one to stop by hand.
+        const oldId = sim.tasks().find((t) => t.title === "Weekly digest")!.id;
         expect(reportLines(preview.stdout)).toContain(
-          "  +- digest (a new task replaces it; the old one keeps running on the service (the API cannot change or stop a task))",
+          `  +- digest (a new task replaces it; the old one (task ${oldId}) keeps running on the service (the API cannot change or stop a task))`,
         );
         const run = await parity(user, sim, "a changed task", projectId);
         expect(run.writes).toEqual([
@@ -264,12 +267,44 @@ describe(
         });
         const run = await parity(user, sim, "tasks removed", projectId);
         const changes = run.previewReport!.results.flatMap((r) => r.changes).sort((a, b) => (a.key < b.key ? -1 : 1));
-        expect(changes.map((c) => [c.key, c.kind, c.op])).toEqual([
-          ["digest", "task", "retain"],
-          ["standup", "task", "retain"],
+        const idOf = (title: string) => sim.tasks().find((t) => t.title === title)!.id;
+        expect(changes.map((c) => [c.key, c.kind, c.op, c.runningId])).toEqual([
+          ["digest", "task", "retain", idOf("Weekly digest (v2)")],
+          ["standup", "task", "retain", idOf("Monday check")],
         ]);
         expect(run.writes).toEqual([]);
         expect(sim.tasks().length).toBe(before);
+      });
+
+      await step("10. one site named two ways, and a new task that would never run: refused before any stack, nothing sent", async () => {
+        user.git("add", "catalog");
+        user.git("commit", "--quiet", "-m", "before the mistakes");
+        edit((web) => {
+          // The project's default site is acme-web-001: `default: true` and its subdomain name one site.
+          web.front = { kind: "site", project: WEB, subdomain: "acme-web-001", name: "Front" };
+          web.home = { kind: "site", project: WEB, default: true, name: "Home" } as unknown as Entry;
+        });
+        sim.clearRequests();
+        const twice = await user.tool(["preview"]);
+        expect(twice.code, twice.stdout + twice.stderr).toBe(2);
+        expect(twice.stderr).toContain(
+          "serviceapi-catalog: the catalog has 1 problem(s) with its sites; nothing was run:\n  web.yaml: home: names the same site as front: one site, one entry (remove one of the two)",
+        );
+        expect(sim.requests().filter((r) => r.operation !== null && r.method !== "GET")).toEqual([]);
+        user.git("checkout", "--", "catalog");
+        user.files["web.yaml"] = parseYaml(readFileSync(join(user.repo, "catalog", "web.yaml"), "utf8")) as Record<string, Entry>;
+        edit((web) => {
+          web.once = { ...weekly("Once, last year"), scheduledAt: "2020-01-06T09:00:00Z" };
+          delete web.once!.rrule;
+        });
+        sim.clearRequests();
+        const dead = await user.tool(["up"]);
+        expect(dead.code, dead.stdout + dead.stderr).toBe(2);
+        expect(dead.stderr).toContain(
+          "the catalog has 1 problem(s); nothing was run:\n  web.yaml: once: scheduledAt is in the past, so a one-off task would never run; choose a future time, or add an rrule",
+        );
+        // Refused before any stack ran: the project listing (and the sites') only.
+        expect(sim.requests().filter((r) => r.operation !== null && r.method !== "GET")).toEqual([]);
       });
     });
     it("import --sites on a fresh catalog: every project's sites with their live names; the next up sends nothing", async () => {

@@ -58,6 +58,14 @@ describe(
       for await (const s of client.listSites({ projectId: DEFAULT_IDS.acmeWeb, limit: 100 })) if (s.id === id) return s.name;
       return undefined;
     };
+    /** A command refused before any stack: exit 2, the line on stderr, and no write (the listings only). */
+    const refused = async (args: string[], line: string) => {
+      sim.clearRequests();
+      const run = await user.tool(args);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr).toContain(line);
+      expect(sim.requests().filter((r) => r.operation !== null && r.method !== "GET")).toEqual([]);
+    };
     /** The site writes the simulator saw: `PATCH /v1/sites/<id> {body}`. */
     const siteWrites = () =>
       sim
@@ -284,27 +292,20 @@ describe(
           web.front = { kind: "site", project: WEB, subdomain: "acme-web-001", name: "Front" };
           web.home = { kind: "site", project: WEB, default: true, name: "Home" } as unknown as Entry;
         });
-        sim.clearRequests();
-        const twice = await user.tool(["preview"]);
-        expect(twice.code, twice.stdout + twice.stderr).toBe(2);
-        expect(twice.stderr).toContain(
+        await refused(
+          ["preview"],
           "serviceapi-catalog: the catalog has 1 problem(s) with its sites; nothing was run:\n  web.yaml: home: names the same site as front: one site, one entry (remove one of the two)",
         );
-        expect(sim.requests().filter((r) => r.operation !== null && r.method !== "GET")).toEqual([]);
         user.git("checkout", "--", "catalog");
         user.files["web.yaml"] = parseYaml(readFileSync(join(user.repo, "catalog", "web.yaml"), "utf8")) as Record<string, Entry>;
         edit((web) => {
           web.once = { ...weekly("Once, last year"), scheduledAt: "2020-01-06T09:00:00Z" };
           delete web.once!.rrule;
         });
-        sim.clearRequests();
-        const dead = await user.tool(["up"]);
-        expect(dead.code, dead.stdout + dead.stderr).toBe(2);
-        expect(dead.stderr).toContain(
+        await refused(
+          ["up"],
           "the catalog has 1 problem(s); nothing was run:\n  web.yaml: once: scheduledAt is in the past, so a one-off task would never run; choose a future time, or add an rrule",
         );
-        // Refused before any stack ran: the project listing (and the sites') only.
-        expect(sim.requests().filter((r) => r.operation !== null && r.method !== "GET")).toEqual([]);
       });
     });
     it("import --sites on a fresh catalog: every project's sites with their live names; the next up sends nothing", async () => {

@@ -273,12 +273,21 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
     return { kind: "product", problems: ["must be a map of the record's fields (title, project, …)"] };
   const entry = raw as Record<string, unknown>;
   const kind = (entry.kind ?? "product") as Kind;
-  if (!KINDS.includes(kind)) return { kind: "product", problems: [`kind must be one of ${KINDS.join(", ")} (product when left out)`] };
+  if (!KINDS.includes(kind)) {
+    const close = typeof entry.kind === "string" ? closeNames(entry.kind, [...KINDS], 1) : [];
+    return {
+      kind: "product",
+      problems: [`kind must be one of ${KINDS.join(", ")} (product when left out)${close.length > 0 ? `; did you mean ${close[0]}?` : ""}`],
+    };
+  }
   const allowed = new Set(ENTRY_FIELDS[kind]);
   const problems: string[] = [];
+  // Fields a misspelled one was taken for: their own rules are not said again (one line per mistake).
+  const meant = new Set<string>();
   for (const field of Object.keys(entry)) {
     if (!allowed.has(field)) {
       const close = closeNames(field, [...allowed], 1);
+      if (close.length > 0) meant.add(close[0]!);
       problems.push(
         `${field} is not a field of a ${kind} entry${close.length > 0 ? `; did you mean ${close[0]}?` : ""} (one of ${[...allowed].join(", ")})`,
       );
@@ -292,7 +301,7 @@ function checkEntry(raw: unknown): { kind: Kind; problems: string[] } {
     problems.push(`renamedFrom must be the key the entry had before (${KEY_RULE})`);
   const { project: _project, renamedFrom: _renamedFrom, kind: _kind, subdomain, default: isDefault, ...inputs } = entry;
   if (kind === "site") {
-    if ((subdomain === undefined) === (isDefault === undefined))
+    if ((subdomain === undefined) === (isDefault === undefined) && !meant.has("subdomain") && !meant.has("default"))
       problems.push("give the site by its subdomain (subdomain) or as the project's default site (default: true), exactly one of the two");
     if (subdomain !== undefined && (typeof subdomain !== "string" || subdomain === ""))
       problems.push("subdomain must be a site's subdomain");

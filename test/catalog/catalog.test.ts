@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
   compareCatalogs,
+  ENTRY_FIELDS,
   fingerprint,
   parseCatalog,
   readCatalog,
@@ -113,6 +114,13 @@ describe("parseCatalog: what a catalog may say", () => {
     );
     expect(one("web.yaml", "home:\n  kind: site\n  project: Acme Web\n  default: true\n  name: ''\n").split("\n")[1]).toMatch(
       /^ {2}web\.yaml: home: name /,
+    );
+    // A misspelled subdomain is one line (not a second about giving a subdomain), and a misspelled kind is named.
+    expect(
+      one("web.yaml", "shop:\n  kind: site\n  project: Acme Web\n  subdomian: acme-web-002\n  name: Shop\n").split("\n").slice(1),
+    ).toEqual([`  web.yaml: shop: subdomian is not a field of a site entry; did you mean subdomain? (one of ${ENTRY_FIELDS.site.join(", ")})`]);
+    expect(one("web.yaml", "shop:\n  kind: sites\n  project: Acme Web\n").split("\n")[1]).toBe(
+      "  web.yaml: shop: kind must be one of product, site, task (product when left out); did you mean site?",
     );
     // A task: the Task resource's own checks (here: a task without its title).
     expect(

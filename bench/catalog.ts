@@ -6,8 +6,9 @@
  *  b) the tool at `--products` products, file backend, against the simulator, as a user runs it (the
  *     installed package's bin, in a process of its own): the first full `up`, beside the `up` floor
  *     (do-nothing stacks of the same sizes, the same parallelism and backend, each created and then `up`
- *     as the tool's are) and where each one's CPU went (by kind of process, the `pulumi` processes by
- *     command, the in-process simulator); a pull request that
+ *     as the tool's are; and the bare CLI's: `pulumi stack init`, `pulumi up --yes --skip-preview` per
+ *     stack) and where each one's CPU went (by kind of process, the `pulumi` processes by command, the
+ *     in-process simulator); a pull request that
  *     changes 2 products (`plan --base` and `preview --base`: time, writes, the stacks it ran); a
  *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
  *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
@@ -415,7 +416,10 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
         (anchorState === undefined ? "" : `; one stack of ${options.anchor}: ${anchorState.perProduct} (entry ${entryBytes(anchorState)})`),
     );
 
-    if (!options.skip.has("floor")) await upFloor(sizes, parallel, up.run);
+    if (!options.skip.has("floor")) {
+      await upFloor(sizes, parallel, up.run);
+      await bareCliFloor(sizes, parallel, up.run);
+    }
 
     const prMs = options.skip.has("pr") ? undefined : await pullRequest(tool, sim, root, options);
 
@@ -668,6 +672,83 @@ async function floor(sim: Simulator, sizes: number[], toolMs: number, toolStackM
       `(${distinct.length} distinct sizes measured); the tool ${sec(toolMs)} wall = ${(toolMs / sum).toFixed(2)}x (target ≤ 1.2x), ` +
       `Σ per-stack ${(toolStackMs / sum).toFixed(2)}x`,
   );
+}
+
+/**
+ * The plainest floor of the first `up` (issue 46): for each of the tool's stacks, at its size,
+ * `pulumi stack init` then `pulumi up --yes --skip-preview` of a plain JavaScript program of
+ * do-nothing dynamic resources with the same inputs — the bare CLI, no Automation API — `parallel`
+ * stacks at a time, the same CLI, Node.js and file backend, Pulumi's defaults (a checkpoint after
+ * every step).
+ */
+async function bareCliFloor(sizes: number[], parallel: number, tool: ToolRun): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-bare-floor-"));
+  try {
+    const program = join(root, "program");
+    mkdirSync(join(program, "node_modules", "@pulumi"), { recursive: true });
+    symlinkSync(join(REPO, "node_modules", "@pulumi", "pulumi"), join(program, "node_modules", "@pulumi", "pulumi"));
+    writeFileSync(join(program, "Pulumi.yaml"), stringify({ name: "bare-floor", runtime: "nodejs" }));
+    writeFileSync(
+      join(program, "index.js"),
+      [
+        'const pulumi = require("@pulumi/pulumi");',
+        'const config = new pulumi.Config("bench");',
+        'const count = config.requireNumber("count");',
+        'const projectId = config.require("projectId");',
+        "const doNothing = { async create(inputs) { return { id: String(inputs.slug), outs: inputs }; } };",
+        "for (let i = 0; i < count; i++)",
+        "  new pulumi.dynamic.Resource(doNothing, `product${i}`, {",
+        "    projectId, title: `Product ${i}`, slug: `product-${i}`,",
+        "    description: `Product ${i} of the scale bench, declared by one line of a program.`,",
+        "  });",
+        "",
+      ].join("\n"),
+    );
+    mkdirSync(join(root, "state"));
+    const { bin } = await pulumiCli();
+    const env = {
+      ...process.env,
+      PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      PULUMI_BACKEND_URL: `file://${join(root, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_HOME: join(root, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
+    const pulumi = (args: string[]) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: program, env, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("close", (code) =>
+          code === 0 ? resolve() : reject(new Error(`pulumi ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`)),
+        );
+      });
+    const queue = [...sizes.entries()];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: Math.min(parallel, sizes.length) }, async () => {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          const [i, size] = next;
+          const stack = `bare-${i}`;
+          await pulumi(["stack", "init", stack]);
+          writeFileSync(
+            join(program, `Pulumi.${stack}.yaml`),
+            stringify({ config: { "bench:count": String(size), "bench:projectId": DEFAULT_IDS.acmeWeb } }),
+          );
+          await pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
+        }
+      }),
+    );
+    const ms = performance.now() - started;
+    console.log(
+      `   bare-CLI floor: for each of the ${sizes.length} stacks, \`pulumi stack init\` then \`pulumi up --yes --skip-preview\` of a plain ` +
+        `JavaScript program of do-nothing dynamic resources, ${Math.min(parallel, sizes.length)} at a time: ${sec(ms)}; ` +
+        `the tool's up ${sec(tool.ms)} = ${(tool.ms / ms).toFixed(2)}x (target ≤ 0.75x)`,
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -13,6 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ServiceApiClient, type ClientOptions, type Project, type Site } from "../client";
+import { SITE } from "../resources/site";
 import type { Discovery } from "./discover";
 import { CatalogError } from "./errors";
 import { fileSlug, keySlug, writeEntries, type ImportResult } from "./import";
@@ -77,11 +78,17 @@ export async function importSites(discovery: Discovery, options: SiteImportOptio
       let key = keySlug(site.subdomain ?? `${fileSlug(project.name ?? "") || "project"}-default`) || `site-${site.id.slice(0, 8)}`;
       if (taken.has(key)) key = `${key.slice(0, 190)}-${site.id.slice(0, 8)}`;
       taken.add(key);
+      const live = SITE.kept(site);
       const entry: Record<string, unknown> = {
         kind: "site",
         ...(unique(project) ? { project: project.name } : { projectId: project.id }),
         ...(typeof site.subdomain === "string" ? { subdomain: site.subdomain } : { default: true }),
-        ...(typeof site.name === "string" && { name: site.name }),
+        // Every field a site entry may set (the Site's table: `name`, …), as the service shows it; none it holds no value for.
+        ...Object.fromEntries(
+          SITE.updatable
+            .map(SITE.property)
+            .flatMap((field) => (live[field] === null || live[field] === undefined ? [] : [[field, live[field]]])),
+        ),
       };
       byFile.set(file, [...(byFile.get(file) ?? []), { key, entry }]);
     }

@@ -370,14 +370,6 @@ function select(
 }
 
 /**
- * A catalog that shares nothing with the backend's stacks under its prefix — none of its products is
- * in their states, none of its files has a stack there — while they hold products: those stacks are
- * most likely another catalog's (a second team that left out `--stack-prefix`), and any command would
- * treat them as files removed from this one, so an `up` would delete every one of their products.
- * Refused before anything runs. A catalog that really replaces every file at once does it in two
- * runs (the old files removed, then the new ones added), which this never stops.
- */
-/**
  * A task entry that an up would create (new, or changed: every change is a new task) must run at
  * least once: its schedule judged now, by the Task's own rule (`scheduleFailures`), before any stack
  * runs — not by its stack's preview, after other stacks' changes. A task the stacks hold unchanged is
@@ -399,6 +391,14 @@ function refuseDeadSchedules(discovery: Discovery, renames: Map<string, string>)
   refuseProblems(problems);
 }
 
+/**
+ * A catalog that shares nothing with the backend's stacks under its prefix — none of its products is
+ * in their states, none of its files has a stack there — while they hold products: those stacks are
+ * most likely another catalog's (a second team that left out `--stack-prefix`), and any command would
+ * treat them as files removed from this one, so an `up` would delete every one of their products.
+ * Refused before anything runs. A catalog that really replaces every file at once does it in two
+ * runs (the old files removed, then the new ones added), which this never stops.
+ */
 function refuseForeignStacks(prefix: string, discovery: Discovery, where: Map<string, string>): void {
   const { catalog, stacks } = discovery;
   const held = [...stacks.values()].filter((s) => s.records.size + s.pending.length > 0);

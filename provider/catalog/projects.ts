@@ -22,14 +22,21 @@ import {
   type Project,
   type Site,
 } from "../client";
+import { SITE } from "../resources/site";
 import type { Catalog } from "./catalog";
 import { CatalogError } from "./errors";
+
+/** A site entry's site as the run's listing showed it: its id, and the fields of the Site's table by their names (`name`, …). */
+export interface FoundSite {
+  id: string;
+  fields: Record<string, unknown>;
+}
 
 export interface Projects {
   /** Project name → id, for every name the catalog uses. */
   ids: Map<string, string>;
   /** Each site entry's site, by key: its id and its name on the service now. */
-  sites: Map<string, { id: string; name: string }>;
+  sites: Map<string, FoundSite>;
   /** Requests the listings sent. */
   requests: number;
 }
@@ -100,9 +107,9 @@ async function resolveSites(
   catalog: Catalog,
   projectIds: Map<string, string>,
   settings: ClientOptions,
-): Promise<{ found: Map<string, { id: string; name: string }>; requests: number }> {
+): Promise<{ found: Map<string, FoundSite>; requests: number }> {
   const entries = [...catalog.values()].flatMap((item) => (item.kind === "site" ? [item] : []));
-  const found = new Map<string, { id: string; name: string }>();
+  const found = new Map<string, FoundSite>();
   if (entries.length === 0) return { found, requests: 0 };
   const projectOf = (item: (typeof entries)[number]) => item.entry.projectId ?? projectIds.get(item.entry.project!)!;
   const client = new ServiceApiClient({ ...settings, maxRetries: 1 });
@@ -128,7 +135,7 @@ async function resolveSites(
     const site =
       item.entry.default === true ? listed.find((s) => s.is_default === true) : listed.find((s) => s.subdomain === item.entry.subdomain);
     if (site?.id !== undefined) {
-      found.set(item.key, { id: site.id, name: site.name ?? "" });
+      found.set(item.key, { id: site.id, fields: SITE.kept(site) });
       continue;
     }
     const project = item.entry.project === undefined ? "its project" : `project ${JSON.stringify(item.entry.project)}`;

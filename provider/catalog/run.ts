@@ -15,6 +15,7 @@ import { otherStacksText, readWrites, TOOL_ENV, type Manager } from "../resource
 import { adoptIdOf } from "./catalog";
 import type { PlannedChange } from "./changes";
 import type { Plan, StackRun } from "./plan";
+import type { FoundSite } from "./projects";
 import { createdLine } from "./created-lines";
 import { CatalogError } from "./errors";
 import { retire } from "./moves";
@@ -286,7 +287,7 @@ function programItems(run: StackRun, found: Found): ProgramItem[] {
 /** What the tool looked up before any stack ran: each project's id by name, each site entry's site. */
 export interface Found {
   projects: ReadonlyMap<string, string>;
-  sites: ReadonlyMap<string, { id: string; name: string }>;
+  sites: ReadonlyMap<string, FoundSite>;
 }
 
 /**

@@ -25,6 +25,7 @@ import { givingBack } from "../resources/api-fields";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import type { FieldChange, Operation, PlannedChange, Reason } from "./changes";
 import { kindOf, type Kind } from "./kinds";
+import type { FoundSite } from "./projects";
 
 export type RunCommand = "preview" | "up" | "drift" | "refresh" | "destroy";
 
@@ -82,7 +83,7 @@ export interface RunStackOptions {
   /** What each product taken over was when taken over, by key (read from the state with its secrets): a give-back's fields. */
   takenOver?: ReadonlyMap<string, TakenOver>;
   /** Each site entry's site as the tool found it before the run (by key): a take-over's fields are its name → the declared one. */
-  sites?: ReadonlyMap<string, { id: string; name: string }>;
+  sites?: ReadonlyMap<string, FoundSite>;
   /** Refresh before (up --refresh). */
   refresh?: boolean;
   /** The log file. */
@@ -274,7 +275,7 @@ export function changeOf(
 export function siteChangeOf(
   command: RunCommand,
   step: StepEventMetadata,
-  found: ReadonlyMap<string, { id: string; name: string }> = new Map(),
+  found: ReadonlyMap<string, FoundSite> = new Map(),
   takenOver?: ReadonlyMap<string, TakenOver>,
 ): PlannedChange | undefined {
   const { key, old, declared, renamedFrom, change } = stepOf(step, "site");
@@ -297,7 +298,7 @@ export function siteChangeOf(
   }
   const takeOver = (): FieldChange[] => {
     const site = found.get(key);
-    return site === undefined ? [] : differ({ name: site.name }, declared);
+    return site === undefined ? [] : differ(site.fields, declared);
   };
   switch (step.op) {
     case "same":

@@ -118,7 +118,9 @@ describe("parseCatalog: what a catalog may say", () => {
     // A misspelled subdomain is one line (not a second about giving a subdomain), and a misspelled kind is named.
     expect(
       one("web.yaml", "shop:\n  kind: site\n  project: Acme Web\n  subdomian: acme-web-002\n  name: Shop\n").split("\n").slice(1),
-    ).toEqual([`  web.yaml: shop: subdomian is not a field of a site entry; did you mean subdomain? (one of ${ENTRY_FIELDS.site.join(", ")})`]);
+    ).toEqual([
+      `  web.yaml: shop: subdomian is not a field of a site entry; did you mean subdomain? (one of ${ENTRY_FIELDS.site.join(", ")})`,
+    ]);
     expect(one("web.yaml", "shop:\n  kind: sites\n  project: Acme Web\n").split("\n")[1]).toBe(
       "  web.yaml: shop: kind must be one of product, site, task (product when left out); did you mean site?",
     );

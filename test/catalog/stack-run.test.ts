@@ -282,7 +282,7 @@ describe("a site's steps in the report: taken over, renamed, given back, drifted
     const stack = { preview: play, up: play, destroy: play, refresh: play, previewRefresh: play } as unknown as Stack;
     const report = await runOnStack(stack, emptyReport("catalog-web.all", command, { site: 1 }, "f"), {
       signal: new AbortController().signal,
-      sites: new Map([["home", { id: SITE_ID, name: "Acme Web 001" }]]),
+      sites: new Map([["home", { id: SITE_ID, fields: { name: "Acme Web 001", subdomain: "acme-web-001", isDefault: true } }]]),
       ...(set !== undefined && { takenOver: new Map([["home", { found: {}, set: { name: set } } as never]]) }),
     });
     return report.changes;

@@ -17,6 +17,7 @@ import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
 import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
 import { CatalogUser, type Entry, type ToolRun } from "./catalog-support";
+import { FORGET_AFTER_MS } from "../../provider/client/internal/rate-limit-pacer";
 import { postgresForSuite } from "./postgres";
 import { step } from "./suite";
 
@@ -106,9 +107,16 @@ describe("two runners share the rate limit through PostgreSQL", { timeout: ENGIN
       // two machines, and few refused. How few depends on how late a loaded machine delivers paced
       // requests: 1 or 2 of ~165 here with five busy loops on the two CPUs; 6 of 160 and 8 of ~170 in CI
       // runs with the demo and the bench beside the tests. Bound: 1 in 12 (8 %).
+      // A window is judged once a 429 has taught the pace (two windows after it: the pause), and while
+      // that pace holds: the pacer drops a pace FORGET_AFTER_MS after its last 429 (a client that
+      // outlives a busy spell is not held back for good), and a run that lasts longer probes the limit
+      // again with a burst, by design, that teaches it anew (a CI run paced at half the limit for 60 s
+      // met it: [9, 3], [8, 8], then [5, 1] and the limit's 4).
       const counted = windows();
+      const lastRefused = (w: number) => counted.slice(0, Math.max(0, w - 1)).findLastIndex((c) => c.refused > 0);
+      const held = (w: number) => lastRefused(w) >= 0 && (w - lastRefused(w) + 1) * WINDOW_MS <= FORGET_AFTER_MS;
+      const after = counted.filter((_, w) => held(w));
       const learned = counted.findIndex((w) => w.refused > 0) + 2;
-      const after = counted.slice(learned);
       // On failure, the windows themselves ([attempts, refused] each): which window went over, and how far.
       const seen = `windows [attempts, refused], the pace learned after window ${learned - 2}: ${JSON.stringify(counted.map((w) => [w.attempts, w.refused]))}`;
       expect(Math.max(...after.map((w) => w.attempts)), seen).toBeLessThanOrEqual(LIMIT + 1);

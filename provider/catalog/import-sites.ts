@@ -16,7 +16,7 @@ import { ServiceApiClient, type ClientOptions, type Project, type Site } from ".
 import { SITE } from "../resources/site";
 import type { Discovery } from "./discover";
 import { CatalogError } from "./errors";
-import { fileSlug, keySlug, writeEntries, type ImportResult } from "./import";
+import { fileSlug, keySlug, projectFiles, writeEntries, type ImportResult } from "./import";
 
 export interface SiteImportOptions {
   catalogDir: string;
@@ -54,14 +54,16 @@ export async function importSites(discovery: Discovery, options: SiteImportOptio
   for (const stack of discovery.stacks.values())
     for (const record of stack.records.values()) if (record.kind === "site") recorded.add(record.id.toLowerCase());
 
-  const names = listed.map(({ project }) => project.name);
-  const unique = (p: Project) => p.name !== null && names.filter((n) => n === p.name).length === 1;
+  const { uniqueName: unique, fileOf } = projectFiles(
+    listed.map(({ project }) => project),
+    "-sites",
+  );
   const taken = new Set(discovery.catalog.keys());
   const byFile = new Map<string, { key: string; entry: Record<string, unknown> }[]>();
   // Sites the catalog names already: counted in one line (a second import would otherwise list every one).
   let already = 0;
   for (const { project, sites } of listed) {
-    const file = `${unique(project) ? fileSlug(project.name!) || `project-${project.id.slice(0, 8)}` : `project-${project.id.slice(0, 8)}`}-sites.yaml`;
+    const file = fileOf(project);
     for (const site of sites) {
       if (site.id === undefined) continue;
       const by = site.subdomain ?? (site.is_default === true ? "(default)" : undefined);

@@ -208,18 +208,27 @@ async function listProjects(client: ServiceApiClient, rows: IdRow[]) {
       problems.set(row, "its project name is given to several projects: give the project's id");
     else problems.set(row, "its project is not one the token can see (neither a project's name nor its id)");
   }
+  return { byRow, problems, ...projectFiles(all) };
+}
+
+/**
+ * The catalog file a project's imported entries go to, among `all` the projects listed: its name
+ * made a file name, or its id when the name cannot tell it apart (`suffix` before `.yaml`:
+ * `import --sites` writes `<project>-sites.yaml`). Whether an entry can name it by name (`uniqueName`).
+ */
+export function projectFiles(all: readonly Project[], suffix = "") {
+  const byName = new Map<string, number>();
+  for (const p of all) if (p.name !== null) byName.set(p.name, (byName.get(p.name) ?? 0) + 1);
+  const uniqueName = (p: Project) => p.name !== null && byName.get(p.name) === 1;
   const files = new Map<string, string>();
   return {
-    byRow,
-    problems,
-    uniqueName: (p: Project) => p.name !== null && byName.get(p.name)?.length === 1,
-    /** The project's file: its name made a file name, or its id when the name cannot tell it apart. */
+    uniqueName,
     fileOf(p: Project): string {
       let file = files.get(p.id);
       if (file === undefined) {
-        const base = p.name !== null && byName.get(p.name)?.length === 1 ? fileSlug(p.name) || undefined : undefined;
-        file = `${base ?? `project-${p.id.slice(0, 8)}`}.yaml`;
-        if ([...files.values()].includes(file)) file = `${base}-${p.id.slice(0, 8)}.yaml`;
+        const base = uniqueName(p) ? fileSlug(p.name!) || undefined : undefined;
+        file = `${base ?? `project-${p.id.slice(0, 8)}`}${suffix}.yaml`;
+        if ([...files.values()].includes(file)) file = `${base}-${p.id.slice(0, 8)}${suffix}.yaml`;
         files.set(p.id, file);
       }
       return file;

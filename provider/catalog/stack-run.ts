@@ -353,7 +353,8 @@ export function taskChangeOf(command: RunCommand, step: StepEventMetadata): Plan
       // Only adoptId can change in place (removed, or set to the task's own id): the stack's record, nothing sent.
       const was = old.inputs.adoptId ?? null;
       const now = declared.adoptId ?? null;
-      return change(was !== now ? "state" : "rename", was !== now ? [{ field: "adoptId", from: was, to: now, stackOnly: true }] : []);
+      if (was !== now) return change("state", [{ field: "adoptId", from: was, to: now, stackOnly: true }]);
+      return change(renamedFrom !== undefined ? "rename" : "state", []);
     }
     case "replace": {
       if (isUnconfirmed(old.outputs) && typeof declared.adoptId === "string")

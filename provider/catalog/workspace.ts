@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import type { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import { stringify } from "yaml";
 import { TAKEN_OVER, type TakenOver } from "../resources/product";
-import { SECRET_SIG, SECRET_SIG_KEY } from "../resources/secret-output";
+import { exportedPlain } from "../resources/secret-output";
 import { SITE, setKey } from "../resources/site";
 import { KIND } from "./kinds";
 import { CatalogError } from "./errors";
@@ -255,30 +255,28 @@ export class Workspaces {
  * `{<sig>: <secret sig>, "plaintext": <JSON text>}`. Read before a run that removes such a product,
  * so its report lists each field the give-back sets back (the engine's events show the record as
  * `[secret]`). Held in memory only; the report prints the product's own fields, as for any change.
+ * A site's record is what this stack last set each field to (its hidden secret outputs, `set` only):
+ * a site's give-back is judged against it (`stack-run.ts`, `siteChangeOf`).
  */
 export async function takenOverRecords(spaces: Workspaces, stack: string): Promise<Map<string, TakenOver>> {
   const exported = JSON.parse(await spaces.run(stack, ["stack", "export", "--show-secrets", "--stack", stack])) as {
     deployment?: { resources?: { urn: string; type?: string; outputs?: Record<string, unknown> }[] };
   };
   const records = new Map<string, TakenOver>();
-  const plain = (value: unknown) =>
-    typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG
-      ? (JSON.parse(String((value as { plaintext?: unknown }).plaintext)) as unknown)
-      : value;
   for (const resource of exported.deployment?.resources ?? []) {
     // A site: what this stack last set each field to (`__nameSet`, a secret: `resources/site.ts`), by the field's name.
     if (resource.type === KIND.site.type) {
       const set = Object.fromEntries(
         SITE.updatable.flatMap((f) =>
-          resource.outputs?.[setKey(f)] === undefined ? [] : [[SITE.property(f), plain(resource.outputs[setKey(f)])]],
+          resource.outputs?.[setKey(f)] === undefined ? [] : [[SITE.property(f), exportedPlain(resource.outputs[setKey(f)])]],
         ),
       );
       records.set(resource.urn.split("::").pop()!, { found: {}, set } as unknown as TakenOver);
       continue;
     }
-    const value = resource.outputs?.[TAKEN_OVER] as Record<string, unknown> | undefined;
+    const value = resource.outputs?.[TAKEN_OVER];
     if (value === undefined || value === null) continue;
-    const record = value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string" ? JSON.parse(value.plaintext) : value;
+    const record = exportedPlain(value);
     if (typeof record === "object" && record !== null && "found" in record && "set" in record)
       records.set(resource.urn.split("::").pop()!, record as TakenOver);
   }

@@ -35,3 +35,13 @@ export function revealed<T>(value: T | Secret<T> | undefined): T | undefined {
     return (value as Secret<T>).value;
   return value as T | undefined;
 }
+
+/**
+ * A value as `pulumi stack export --show-secrets` prints it: a secret as `{<sig>: <secret sig>,
+ * "plaintext": <its JSON text>}`, decoded; any other value as it is.
+ */
+export function exportedPlain(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || (value as Record<string, unknown>)[SECRET_SIG_KEY] !== SECRET_SIG) return value;
+  const text = (value as { plaintext?: unknown }).plaintext;
+  return typeof text === "string" ? (JSON.parse(text) as unknown) : value;
+}

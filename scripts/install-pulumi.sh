@@ -57,14 +57,8 @@ cache_root="${SERVICEAPI_PULUMI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-se
 bin="$cache_root/pulumi-v$PULUMI_VERSION/bin"
 
 # Engine test files run in parallel and each runs this script: one builds, the others wait and reuse it.
-mkdir -p "$cache_root"
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$cache_root/.install.lock"
-  if ! flock -n 9; then
-    say "waiting for another install-pulumi.sh that is building into $cache_root"
-    flock 9
-  fi
-fi
+. "$here/cache-lock.sh"
+cache_lock "$cache_root" install "waiting for another install-pulumi.sh that is building into $cache_root"
 
 # 2. A cached build.
 if [[ -x "$bin/pulumi" ]] && has_hosts "$bin"; then

@@ -14,15 +14,26 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPORT_VERSION } from "../provider/catalog/report";
+import { POLICY_INPUT_VERSION } from "../provider/catalog/policy";
 import { repository } from "../package.json";
 
 const ROOT = join(__dirname, "..");
 
-/** The documents, by the type they describe: what `plan --json` prints, and what preview, up, drift, refresh and destroy print. */
-export const SCHEMA_TYPES = { plan: "PlanReport", report: "RunReport" } as const;
+/**
+ * The documents, by the type they describe: what `plan --json` prints, what preview, up, drift,
+ * refresh and destroy print, and what a policy reads as `input` (provider/catalog/policy.ts).
+ */
+export const SCHEMA_TYPES = { plan: "PlanReport", report: "RunReport", "policy-input": "PolicyInput" } as const;
+
+/** Each document's version: the reports' REPORT_VERSION, the policy input's own. */
+const VERSIONS: Record<keyof typeof SCHEMA_TYPES, number> = {
+  plan: REPORT_VERSION,
+  report: REPORT_VERSION,
+  "policy-input": POLICY_INPUT_VERSION,
+};
 
 /** Where a document is committed, relative to the repository. */
-export function schemaFile(name: keyof typeof SCHEMA_TYPES, version = REPORT_VERSION): string {
+export function schemaFile(name: keyof typeof SCHEMA_TYPES, version = VERSIONS[name]): string {
   return `docs/schema/${name}-v${version}.json`;
 }
 
@@ -31,7 +42,7 @@ export async function jsonSchemas(): Promise<Record<keyof typeof SCHEMA_TYPES, s
   // Loaded here, not with the file: it brings the TypeScript compiler, which the file's other readers (tests checking output) do not need.
   const { createGenerator } = await import("ts-json-schema-generator");
   const generator = createGenerator({
-    path: join(ROOT, "provider/catalog/report.ts"),
+    path: join(ROOT, "provider/catalog/{report,policy}.ts"),
     tsconfig: join(ROOT, "tsconfig.json"),
     // The build type-checks the sources; here only their shapes are read.
     skipTypeCheck: true,

@@ -115,7 +115,12 @@ export type Reason =
   /** On a removal: adopted by a version that kept no record of what it found, so it is left as it is. */
   | { code: "adopted-without-record" }
   /** On an adoption or a replacement: the record a killed or failed create of this stack made. */
-  | { code: "lost-create-adopted" };
+  | { code: "lost-create-adopted" }
+  /**
+   * A policy's verdict (`policy.ts`, docs/policies.md): `deny` stops the run (a preview fails, an up
+   * refuses before any write), `warn` is shown. On the change it names (`key`), else on the run.
+   */
+  | { code: "policy"; level: "deny" | "warn"; policy: string; message: string; key?: string; field?: string };
 
 export type ReasonCode = Reason["code"];
 

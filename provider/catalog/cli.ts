@@ -52,14 +52,18 @@ options:
   --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
   --all                run every stack, even those a failed run before already finished
   --yes                destroy: archive (or give back) every product and remove the stacks
+  --policy DIR         preview, up: a folder of Rego policies (repeatable; default: policy/ beside the catalog folder)
+  --policy-off NAME    preview, up: switch a default policy off (https_checkout_urls, removal_keeps_archived, archive_limit)
+  --policy-param N=V   preview, up: input.params[N] for the policies (an approval, a limit); docs/policies.md
   --json               print the report as JSON
   --version            the tool's version
 
 Exit codes: 0 done; 1 a stack failed or is blocked (locked, pending operations); 2 refused before any
-stack ran; 7 drift found; 130 cancelled. Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other
-SERVICEAPI_* variables; state: PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE;
-the rate limit, shared by the runners of a PostgreSQL backend: SERVICEAPI_RATE_LIMIT_STORE (off, or
-another postgres:// URL) and SERVICEAPI_RATE_LIMIT_KEY. Docs: docs/catalog.md`;
+stack ran; 3 denied by a policy (an up refuses before any write); 7 drift found; 130 cancelled.
+Settings: SERVICEAPI_TOKEN, SERVICEAPI_BASE_URL and the other SERVICEAPI_* variables; state:
+PULUMI_BACKEND_URL (or pulumi login) and PULUMI_CONFIG_PASSPHRASE; the rate limit, shared by the
+runners of a PostgreSQL backend: SERVICEAPI_RATE_LIMIT_STORE (off, or another postgres:// URL) and
+SERVICEAPI_RATE_LIMIT_KEY; the policies' OPA: SERVICEAPI_OPA (default: opa on PATH). Docs: docs/catalog.md`;
 
 const COMMANDS = ["plan", "preview", "up", "drift", "refresh", "destroy", "split", "recover", "where", "import", "report"] as const;
 /** Options that only one command takes, and that command. */
@@ -74,6 +78,9 @@ const ONLY: Record<string, readonly string[]> = {
   yes: ["destroy"],
   "key-from": ["import"],
   sites: ["import"],
+  policy: ["preview", "up"],
+  "policy-off": ["preview", "up"],
+  "policy-param": ["preview", "up"],
 };
 
 /** The options, as parseArgs reads them (and the names a misspelled one is compared with). */
@@ -92,6 +99,9 @@ const OPTIONS = {
   journal: { type: "string", multiple: true, default: [] },
   "created-log": { type: "string", multiple: true, default: [] },
   "create-anew": { type: "string", multiple: true, default: [] },
+  policy: { type: "string", multiple: true, default: [] },
+  "policy-off": { type: "string", multiple: true, default: [] },
+  "policy-param": { type: "string", multiple: true, default: [] },
   "force-unlock": { type: "boolean", default: false },
   refresh: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
@@ -187,6 +197,14 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       logs: values["created-log"].map((file) => resolve(file)),
       batchSize: values["batch-size"] === undefined ? 8 : integer("--batch-size", values["batch-size"], 1, 256),
       keyFrom: keyFrom(values["key-from"] ?? "slug"),
+      policies: {
+        dirs: values.policy.map((dir) => resolve(dir)),
+        off: values["policy-off"]
+          .flatMap((n) => n.split(","))
+          .map((n) => n.trim())
+          .filter((n) => n !== ""),
+        params: policyParams(values["policy-param"]),
+      },
     };
     const workspaces = new Workspaces({
       workDir: options.workDir,
@@ -215,6 +233,19 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
     }
     throw error;
   }
+}
+
+function policyParams(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0)
+      throw new CatalogError(
+        `--policy-param ${pair}: give NAME=VALUE (e.g. --policy-param archive-limit=40); a policy reads input.params[NAME]`,
+      );
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
 }
 
 function keyFrom(text: string): KeyFrom {

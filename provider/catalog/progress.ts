@@ -56,7 +56,11 @@ export interface ProgressCounts {
 const number = new Intl.NumberFormat("en-US");
 
 /** The progress in words, e.g. `up: 1,234/10,000 records, 3/59 stacks, 18.5 requests/s, 2 refused, about 4 min left`. */
-export function progressLine(command: ProgressCommand, counts: ProgressCounts, elapsedMs: number): string {
+export function progressLine(
+  command: ProgressCommand | "up, its preview for the policies",
+  counts: ProgressCounts,
+  elapsedMs: number,
+): string {
   const { records, stacks } = counts;
   const rate = elapsedMs > 0 ? (counts.requests * 1000) / elapsedMs : 0;
   return (
@@ -79,6 +83,8 @@ function timeLeft({ done, total }: { done: number; total: number }, elapsedMs: n
 
 export interface ProgressOptions {
   command: ProgressCommand;
+  /** The preview an up runs for its policies first: its line says so, apart from the up's own. */
+  policyCheck?: boolean;
   /** Each stack to run, with its number of records (`import`: one group, the products it reads, with `countStacks: false`). */
   stacks: { name: string; records: number }[];
   /** False: the line counts records only (a command that runs no stacks). */
@@ -152,7 +158,7 @@ export class Progress {
   line(): string {
     const { answered, refused } = this.#options.requests();
     return progressLine(
-      this.#options.command,
+      this.#options.policyCheck === true ? "up, its preview for the policies" : this.#options.command,
       {
         records: { done: this.#done(), total: this.#total },
         ...(this.#options.countStacks !== false && { stacks: { done: this.#finished.size, total: this.#options.stacks.length } }),

@@ -242,8 +242,9 @@ export function formatReport(run: RunReport): string {
       extra.map((e) => `, ${e}`).join("") +
       // Not deployed, and in no count before: a run that exits 0 must still say so (each is named above, "in flight, find and adopt").
       `${t.leftOut ? `, ${t.leftOut} left out until adopted (in flight, find and adopt: see above)` : ""}`;
+  const denied = denials(run);
   lines.push(
-    `Total: ${kinds}; ${t.requests} request(s) sent${own > 0 ? " (the project listing included)" : ""}; ${t.failed} stack(s) failed` +
+    `Total: ${kinds}; ${denied > 0 ? `${denied} DENIED by policy (nothing written: an up refuses the whole change); ` : ""}${t.requests} request(s) sent${own > 0 ? " (the project listing included)" : ""}; ${t.failed} stack(s) failed` +
       `${t.cancelled ? `, ${t.cancelled} cancelled` : ""}${t.blocked ? `, ${t.blocked} blocked` : ""}${t.skipped ? `, ${t.skipped} skipped` : ""}`,
   );
   for (const line of run.next ?? []) lines.push(line);
@@ -371,6 +372,8 @@ function describeFieldReason(reason: Reason): string | undefined {
       return `${reason.fields.join(", ")}: already as found on the service, nothing to send`;
     case "already-gone":
       return "gone from the service (404): nothing was sent, the stack forgot it";
+    case "policy":
+      return describePolicy(reason);
     default:
       return undefined;
   }
@@ -443,7 +446,23 @@ export function describeReason(reason: Reason): string {
       return "adopted by an older version, which kept no record of what it found";
     case "lost-create-adopted":
       return "the record a killed or failed create of this stack made";
+    case "policy":
+      return `${reason.key !== undefined ? `${reason.key}: ` : ""}${describePolicy(reason)}`;
   }
+}
+
+/** A policy's verdict: the rule's own message, under the policy's name. */
+function describePolicy(reason: Extract<Reason, { code: "policy" }>): string {
+  const where = reason.field !== undefined ? `${reason.field}: ` : "";
+  return reason.level === "deny"
+    ? `${where}DENIED by policy ${reason.policy}: ${reason.message}`
+    : `${where}warning from policy ${reason.policy}: ${reason.message}`;
+}
+
+/** Every policy denial in a run: on its changes and on the run. */
+export function denials(run: RunReport): number {
+  const denies = (reasons: Reason[] | undefined) => (reasons ?? []).filter((r) => r.code === "policy" && r.level === "deny").length;
+  return denies(run.notes) + run.results.reduce((n, r) => n + r.changes.reduce((m, c) => m + denies(c.reasons), 0), 0);
 }
 
 /** What `recover` did on a stack, in words (its `?` lines are the lost creates plan and preview name, word for word). */

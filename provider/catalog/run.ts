@@ -41,6 +41,8 @@ export interface RunOptions {
   json: boolean;
   /** Where the runners of this deploy share the rate limit (`rate-limit-store.ts`). */
   rateLimit: StoreChoice;
+  /** The preview an up runs for its policies first (tool.ts): its stack lines say so, apart from the up's. */
+  policyCheck?: true;
 }
 
 export interface Output {
@@ -145,6 +147,7 @@ export async function runPlanned(
     ? undefined
     : new Progress({
         command: options.command,
+        ...(options.policyCheck && { policyCheck: true }),
         stacks: toRun.map((r) => ({ name: r.stack, records: Object.values(r.size).reduce((n: number, k) => n + (k ?? 0), 0) })),
         requests: () => {
           const { passed, limited } = pacer.stats();
@@ -213,7 +216,8 @@ export async function runPlanned(
       // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
       const status = report.status === "ok" && report.blocked.length > 0 ? "ok, but BLOCKED (an up would not run it)" : report.status;
       progress?.stackDone(report.stack);
-      if (!options.json) say(`${report.stack}: ${status} (${report.seconds.toFixed(1)} s)`);
+      if (!options.json)
+        say(`${report.stack}: ${options.policyCheck ? "previewed for the policies, " : ""}${status} (${report.seconds.toFixed(1)} s)`);
     });
   } finally {
     progress?.stop();

@@ -21,10 +21,11 @@ import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
 import { recover } from "./recover";
-import { describeReason, formatReport, REPORT_VERSION, runTotals, totals, type PlanReport, type RunReport } from "./report";
+import { denials, describeReason, formatReport, REPORT_VERSION, runTotals, totals, type PlanReport, type RunReport } from "./report";
+import { Policies, policyChanges, type PolicyInput, type PolicyOptions, type Verdict } from "./policy";
 import { chooseStore } from "./rate-limit-store";
 import { planningNotice } from "./progress";
-import { journalDir, runPlanned, type Output } from "./run";
+import { journalDir, runPlanned, type Output, type RunOptions } from "./run";
 import type { RunCommand, StackReport } from "./stack-run";
 import type { Workspaces } from "./workspace";
 import { writeDrift } from "./write-back";
@@ -61,10 +62,16 @@ export interface ToolOptions {
   batchSize: number;
   /** `import --key-from`: what a new entry's key is made from. */
   keyFrom: KeyFrom;
+  /** `--policy`, `--policy-off`, `--policy-param`: the policies preview and up evaluate (docs/policies.md). */
+  policies: PolicyOptions;
 }
 
-/** Exit codes: 0 done; 1 a stack failed or is blocked; 2 refused before any stack ran; 7 drift found (as docs/gitops.md's gate); 130 cancelled. */
-export const EXIT = { ok: 0, failed: 1, refused: 2, drift: 7, cancelled: 130 } as const;
+/**
+ * Exit codes: 0 done; 1 a stack failed or is blocked; 2 refused before any stack ran; 3 a policy
+ * denied a change (preview; an up refused before any write); 7 drift found (as docs/gitops.md's
+ * gate); 130 cancelled.
+ */
+export const EXIT = { ok: 0, failed: 1, refused: 2, denied: 3, drift: 7, cancelled: 130 } as const;
 
 async function discovered(options: ToolOptions, workspaces: Workspaces, io: Output, elsewhere: boolean): Promise<Discovery> {
   return discover(
@@ -204,6 +211,8 @@ async function planAndRun(
   stacksStart: () => void,
 ): Promise<number> {
   const settings = checkSettings(options);
+  // Checked before anything is read or run: a policy that does not compile is named with its line.
+  const policies = command === "preview" || command === "up" ? Policies.load(options.policies, options.catalogDir) : undefined;
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
   // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
   const rateLimit = chooseStore({ env: process.env, backend: discovery.backend.postgres, baseUrl: settings.baseUrl! });
@@ -224,27 +233,39 @@ async function planAndRun(
   }
   // The project listing checks the token once, before any stack: a refused token is one request, not one per stack.
   const projects = await resolveProjects(command === "destroy" ? new Map() : discovery.catalog, settings);
+  const runOptions = (command: RunCommand): RunOptions => ({
+    command,
+    workDir: options.workDir,
+    parallel: options.parallel,
+    all: options.all,
+    refresh: options.refresh,
+    settings: fingerprintSettings(options),
+    found: { projects: projects.ids, sites: projects.sites },
+    json: options.json,
+    rateLimit,
+  });
+  // An up with policies previews first, as `preview` does, and evaluates them over that plan: a denial
+  // refuses the whole up before any move or write, with what the preview showed (preview ≡ up).
+  if (command === "up" && policies !== undefined) {
+    stacksStart();
+    const checked = await policyPreview(
+      planned(discovery, options, "preview"),
+      runOptions("preview"),
+      policies,
+      discovery,
+      options,
+      projects.requests,
+      workspaces,
+      io,
+      signal,
+    );
+    if (checked !== undefined) return checked;
+  }
   // Progress on stderr as each move is made; the report lists each product moved in the stack it reached (a `move` change).
   if (command === "up" && options.stacks.length === 0) await makeMoves(workspaces, plan, (line) => io.err(line));
   const removed: Reason[] = [];
   stacksStart();
-  const { reports, rateLimit: sharing } = await runPlanned(
-    plan,
-    {
-      command,
-      workDir: options.workDir,
-      parallel: options.parallel,
-      all: options.all,
-      refresh: options.refresh,
-      settings: fingerprintSettings(options),
-      found: { projects: projects.ids, sites: projects.sites },
-      json: options.json,
-      rateLimit,
-    },
-    workspaces,
-    io,
-    signal,
-  );
+  const { reports, rateLimit: sharing } = await runPlanned(plan, runOptions(command), workspaces, io, signal);
   // Stacks the moves emptied and the layout no longer has (a stack that still held products ran above, and went then).
   if (command === "up" && options.stacks.length === 0) {
     for (const name of plan.retired.filter((n) => !plan.runs.some((r) => r.name === n))) {
@@ -277,12 +298,72 @@ async function planAndRun(
       ];
     }
   }
+  // What the policies say of what was done (an up) or would be (a preview): the same input both ways.
+  if (policies !== undefined) withVerdicts(run, policies.evaluate(policyInput(run, discovery, options)));
   io.out(options.json ? JSON.stringify({ ...run, totals: runTotals(run) }) : formatReport(run));
   const t = totals(reports);
   if (signal.aborted) return EXIT.cancelled;
   if (t.failed > 0 || t.blocked > 0) return EXIT.failed;
+  if (denials(run) > 0) return EXIT.denied;
   if (command === "drift" && t.ops.drift + t.ops.gone > 0) return EXIT.drift;
   return EXIT.ok;
+}
+
+/**
+ * An up's policy check: the preview of the same stacks (as `preview` runs it, quietly but for its
+ * progress), the policies over its plan. Denied, or a stack it could not preview: the preview's
+ * report, and the up stops there — nothing moved, nothing written. Allowed: undefined, the up goes on.
+ */
+async function policyPreview(
+  plan: Plan,
+  runOptions: RunOptions,
+  policies: Policies,
+  discovery: Discovery,
+  options: ToolOptions,
+  requests: number,
+  workspaces: Workspaces,
+  io: Output,
+  signal: AbortSignal,
+): Promise<number | undefined> {
+  const { reports } = await runPlanned(plan, { ...runOptions, policyCheck: true }, workspaces, io, signal);
+  if (signal.aborted) return EXIT.cancelled;
+  const run: RunReport = {
+    version: REPORT_VERSION,
+    command: `preview${options.refresh ? " --refresh" : ""}`,
+    stacks: plan.target.stacks().length,
+    scope: scope(options, discovery),
+    notes: [...plan.notes],
+    results: reports,
+    requests,
+  };
+  withVerdicts(run, policies.evaluate(policyInput(run, discovery, options)));
+  const failed = totals(reports).failed;
+  if (denials(run) === 0 && failed === 0) return undefined;
+  // Worded as the preview it is (what would be done), under the up's refusal.
+  run.command = `preview${options.refresh ? " --refresh" : ""} for up — REFUSED before any write (${failed > 0 ? `the policies could not see ${failed} stack(s): their preview failed` : "denied by policy"})`;
+  io.out(options.json ? JSON.stringify({ ...run, totals: runTotals(run) }) : formatReport(run));
+  return failed > 0 ? EXIT.failed : EXIT.denied;
+}
+
+function policyInput(run: RunReport, discovery: Discovery, options: ToolOptions): Omit<PolicyInput, "version" | "params"> {
+  return {
+    project: options.project,
+    stackPrefix: options.stackPrefix,
+    settings: options.config,
+    changes: policyChanges(run.results, (key) => discovery.catalog.get(key)?.file),
+  };
+}
+
+/** Each verdict on the change it names (the first stack that has it), else on the run. */
+function withVerdicts(run: RunReport, verdicts: Verdict[]): void {
+  for (const verdict of verdicts) {
+    const reason: Reason = { code: "policy", ...verdict };
+    const change = verdict.key === undefined ? undefined : run.results.flatMap((r) => r.changes).find((c) => c.key === verdict.key);
+    if (change !== undefined) {
+      delete reason.key;
+      change.reasons.push(reason);
+    } else (run.notes ??= []).push(reason);
+  }
 }
 
 /**
@@ -486,9 +567,11 @@ export function runReport(files: string[], io: Output): number {
   const t = totals(combined.results);
   return t.failed > 0 || t.cancelled > 0 || t.blocked > 0
     ? EXIT.failed
-    : combined.command === "drift" && t.ops.drift + t.ops.gone > 0
-      ? EXIT.drift
-      : EXIT.ok;
+    : denials(combined) > 0
+      ? EXIT.denied
+      : combined.command === "drift" && t.ops.drift + t.ops.gone > 0
+        ? EXIT.drift
+        : EXIT.ok;
 }
 
 function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {

@@ -83,6 +83,21 @@ export function pulumiCli(): Promise<{ cmd: PulumiCommand; bin: string }> {
   return command;
 }
 
+let opa: string | undefined;
+
+/**
+ * The folder of the `opa` the catalog's policies run with (scripts/install-opa.sh: on PATH, cached,
+ * or built once, about a minute): on the PATH of every catalog run, as a user's CI installs it.
+ */
+export function opaBin(): string {
+  opa ??= execFileSync("bash", [join(REPO, "scripts", "install-opa.sh"), "--quiet"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 15 * 60_000,
+  }).trim();
+  return opa;
+}
+
 /**
  * The package as a user's program loads it (`npm run install-self` puts it in node_modules), for the
  * inline program: by path, since inside `dist/` the package's own name resolves to `dist/dist/…`.

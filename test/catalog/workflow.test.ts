@@ -193,9 +193,17 @@ function secretsOf(node: unknown): string[] {
   return [...new Set([...names, ...(dynamic ? ["(every secret)"] : [])])].sort();
 }
 
+/** The Pulumi CLI's action, pinned by the commit of its v6.6.1 tag. */
+const PULUMI_ACTION = "pulumi/actions@8582a9e8cc630786854029b4e09281acd6794b58";
+/** An action pinned by a full commit SHA: a tag can be moved to other code, a commit cannot. */
+const PINNED = /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40}$/;
+
 /** What a security review refuses, as one line each; [] when none. */
 function violations(of: Workflow): string[] {
   const found: string[] = [];
+  for (const [job, body] of Object.entries(of.jobs))
+    for (const step of body.steps)
+      if (step.uses !== undefined && !PINNED.test(step.uses)) found.push(`${job}: ${step.uses} is not pinned by a commit SHA`);
   const modelled = new Set(Object.values(EVENTS).map((e) => e.on));
   for (const on of Object.keys(of.on)) if (!modelled.has(on)) found.push(`on: ${on} is an event this check does not model`);
   for (const [key, value] of Object.entries(of)) {
@@ -282,6 +290,10 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     dynamic.jobs.report!.steps[0]!.env = { ALL: "${{ toJSON(secrets) }}" };
     expect(violations(dynamic)).toContain("report: can run on pull_request and reads secrets.(every secret)");
 
+    const tagPinned = copy();
+    tagPinned.jobs.preview!.steps[0]!.uses = "actions/checkout@v4";
+    expect(violations(tagPinned)).toEqual(["preview: actions/checkout@v4 is not pinned by a commit SHA"]);
+
     const pullRequestTarget = copy();
     pullRequestTarget.on.pull_request_target = {};
     expect(violations(pullRequestTarget)).toContain("on: pull_request_target is an event this check does not model");
@@ -293,7 +305,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
         const found: string[] = [];
         const install = body.steps.findIndex((s) => s.uses?.startsWith("pulumi/actions@"));
         for (const step of body.steps.filter((s) => s.uses?.startsWith("pulumi/actions@"))) {
-          if (step.uses !== "pulumi/actions@v6" || step.with?.["pulumi-version"] !== PULUMI_VERSION) {
+          if (step.uses !== PULUMI_ACTION || step.with?.["pulumi-version"] !== PULUMI_VERSION) {
             found.push(`${job}: ${step.uses} with pulumi-version ${String(step.with?.["pulumi-version"])}`);
           }
         }
@@ -312,7 +324,23 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     ).toEqual(["plan", "preview", "split", "up", "drift", "remediate"]);
     const unpinned = copy();
     delete unpinned.jobs.drift!.steps.find((s) => s.uses?.startsWith("pulumi/actions@"))!.with;
-    expect(problems(unpinned)).toEqual(["drift: pulumi/actions@v6 with pulumi-version undefined"]);
+    expect(problems(unpinned)).toEqual([`drift: ${PULUMI_ACTION} with pulumi-version undefined`]);
+  });
+
+  it("each action pinned by a commit SHA says its version beside it; every job that previews or deploys installs OPA for the policies", () => {
+    const uses = [...text.matchAll(/^\s*- uses: (\S+)(.*)$/gm)];
+    expect(uses.length).toBeGreaterThan(20);
+    for (const [, action, rest] of uses) expect([action, rest]).toEqual([action, expect.stringMatching(/^ # v\d+\.\d+\.\d+$/)]);
+    const opaJobs = Object.entries(workflow.jobs).filter(([, b]) =>
+      b.steps.some((s) => s.uses?.startsWith("open-policy-agent/setup-opa@")),
+    );
+    const toolJobs = Object.entries(workflow.jobs).filter(([, b]) =>
+      b.steps.some((s) => /npx serviceapi-catalog (preview|up)\b/.test(s.run ?? "")),
+    );
+    expect(opaJobs.map(([j]) => j)).toEqual(toolJobs.map(([j]) => j));
+    expect(opaJobs.map(([j]) => j)).toEqual(["preview", "up", "remediate"]);
+    for (const [, body] of opaJobs)
+      expect(body.steps.find((s) => s.uses?.startsWith("open-policy-agent/"))!.with).toEqual({ version: "1.22.3" });
   });
 
   it("drift and the deploy-side jobs share one concurrency group, never cancelled in progress; a pull request's runs have their own", () => {
@@ -429,7 +457,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     const used = new Set(
       calls.flatMap(([, ...args]) => args.filter((a) => /^(\$\{base:\+)?--/.test(a)).map((a) => a.replace("${base:+", ""))),
     );
-    expect([...used].sort()).toEqual(["--base", "--batch-size", "--json", "--refresh", "--stack"]);
+    expect([...used].sort()).toEqual(["--base", "--batch-size", "--json", "--policy-param", "--refresh", "--stack"]);
     for (const [command] of calls) expect(commands).toContain(command);
     expect([...used].filter((option) => !options.has(option))).toEqual([]);
   });
@@ -463,6 +491,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       logs: [],
       batchSize: 8,
       keyFrom: "slug",
+      policies: { dirs: [], off: [], params: {} },
     };
     const workspaces = new Workspaces({
       workDir: options_.workDir,
@@ -494,10 +523,12 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       ".preview.any": true,
       ".moves | length > 0": false,
     });
-    // The step outputs the jobs read are the ones the plan step writes.
-    const planStep = workflow.jobs.plan!.steps.find((s) => s.id === "plan")!.run!;
-    const written = [...planStep.matchAll(/echo "([a-z-]+)=/g)].map((m) => m[1]);
-    expect(Object.keys(workflow.jobs.plan!.outputs!).sort()).toEqual([...written].sort());
+    // The job outputs are the ones its steps write (the plan step's, and the approval the `last` step looks up).
+    const written = workflow.jobs.plan!.steps.flatMap((step) =>
+      [...(step.run ?? "").matchAll(/echo "([a-z-]+)=/g)].map((m) => `\${{ steps.${step.id}.outputs.${m[1]}`),
+    );
+    for (const [name, value] of Object.entries(workflow.jobs.plan!.outputs!))
+      expect([name, written.some((w) => value.startsWith(`${w} `) || value.startsWith(`${w}}`))]).toEqual([name, true]);
     // The same plan as text: counts in words that agree with their number.
     const text: string[] = [];
     expect(await runPlan({ ...options_, json: false }, workspaces, { out: (t) => text.push(t), err: () => {} })).toBe(0);

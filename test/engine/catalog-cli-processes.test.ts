@@ -44,7 +44,7 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     await pulumiCli();
   }, 30 * 60_000);
 
-  it("a first up runs stack init and up per stack; a second up, up alone; the progress through a pipe and on a terminal", async () => {
+  it("a first up: per stack, the policies' preview (a throw-away backend), then stack init and up; a second up: preview and up; the progress through a pipe and on a terminal", async () => {
     const sim = await simulator();
     const user = await userWithCatalog(sim, FILES, PER_FILE);
 
@@ -61,15 +61,17 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     const before = sim.counts().products;
     const first = await user.tool(["up"], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    // Through a pipe (no terminal), the progress is plain lines, the first at once (docs/catalog.md, "Progress").
-    expect(withoutPlanning(first.stderr, "up").split("\n")[0]).toBe(
-      "up: 0/6 records, 0/2 stacks, 0.0 requests/s, 0 refused, time left not known yet",
-    );
+    // Through a pipe (no terminal), the progress is plain lines, the first at once (docs/catalog.md, "Progress"):
+    // the preview an up runs for its policies first (docs/policies.md), then the up's own.
+    const lines = withoutPlanning(first.stderr, "up").split("\n");
+    expect(lines[0]).toBe("up, its preview for the policies: 0/6 records, 0/2 stacks, 0.0 requests/s, 0 refused, time left not known yet");
+    expect(lines).toContain("up: 0/6 records, 0/2 stacks, 0.0 requests/s, 0 refused, time left not known yet");
     expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
     const stacks = FILES.map((f) => `catalog-${f}.all`);
     expect(user.stacks()).toEqual(stacks);
     const firstRun = commands();
-    for (const stack of stacks) expect(perStack(firstRun, stack), firstRun.join("\n")).toEqual({ "stack init": 1, up: 1 });
+    // The policies' preview of a stack not made yet runs in a throw-away backend (its own stack init), then the up.
+    for (const stack of stacks) expect(perStack(firstRun, stack), firstRun.join("\n")).toEqual({ "stack init": 2, preview: 1, up: 1 });
     // Each stack's program runs in the tool's process (an inline program): the CLI is handed its address, so it starts
     // no language host and no Node.js program process of its own.
     const ups = firstRun.filter((line) => verbs(line) === "up");
@@ -81,7 +83,7 @@ describe("the pulumi processes of a catalog run", { timeout: ENGINE_TIMEOUT_MS }
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(sim.counts().products - before).toBe(FILES.length * PER_FILE);
     const secondRun = commands();
-    for (const stack of stacks) expect(perStack(secondRun, stack), secondRun.join("\n")).toEqual({ up: 1 });
+    for (const stack of stacks) expect(perStack(secondRun, stack), secondRun.join("\n")).toEqual({ preview: 1, up: 1 });
 
     // On a terminal (a pseudo-terminal from util-linux's `script`), one live line: drawn with the counts up to the end,
     // each stack's line above it, and cleared before the report, which goes to stdout as ever.

@@ -47,11 +47,7 @@ describe(
     let sim: Simulator;
     let user: CatalogUser;
     let client: ServiceApiClient;
-    const edit = (change: (entries: Record<string, Entry>) => void) => {
-      user.files["web.yaml"] ??= {};
-      change(user.files["web.yaml"]!);
-      user.writeCatalog();
-    };
+    const edit = (change: (entries: Record<string, Entry>) => void) => user.edit("web.yaml", change);
     const projectId = () => DEFAULT_IDS.acmeWeb;
     const rename = (id: string, name: string) => client.updateSite(id, { name });
     const liveName = async (id: string) => {

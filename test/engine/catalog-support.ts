@@ -14,7 +14,7 @@ import { openStateBackend } from "../../provider/backend";
 import { planningLine } from "../../provider/catalog/progress";
 import type { RunCommand } from "../../provider/catalog/stack-run";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { REPO, WORK, pulumiCli } from "../../scripts/engine/driver";
+import { REPO, WORK, opaBin, pulumiCli } from "../../scripts/engine/driver";
 
 /** The installed bin (package.json's `bin`), as `npx serviceapi-catalog` runs it. */
 export const BIN = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");
@@ -55,7 +55,8 @@ export class CatalogUser {
     // The suite's marker (test/global-setup.ts) stays, so a process left behind is found.
     if (process.env.SERVICEAPI_TEST_RUN !== undefined) env.SERVICEAPI_TEST_RUN = process.env.SERVICEAPI_TEST_RUN;
     Object.assign(env, {
-      PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      // OPA for the catalog's policies (its default set is on in every run, as for a user).
+      PATH: `${bin}:${opaBin()}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
       PULUMI_BACKEND_URL: `file://${join(scratch, "backend")}`,
       PULUMI_HOME: join(scratch, "pulumi-home"),
       PULUMI_CONFIG_PASSPHRASE: "",
@@ -115,6 +116,12 @@ export class CatalogUser {
 
   git(...args: string[]): string {
     return execFileSync("git", args, { cwd: this.repo, env: this.#env, encoding: "utf8" });
+  }
+
+  /** Changes the entries of one catalog file (made if new), then writes the catalog. */
+  edit(file: string, change: (entries: Record<string, Entry>) => void): void {
+    change((this.files[file] ??= {}));
+    this.writeCatalog();
   }
 
   /** Writes every file of `files` as YAML (each a map from key to entry). */

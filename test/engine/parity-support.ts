@@ -15,7 +15,7 @@ import { expect } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { openStateBackend } from "../../provider/backend";
 import type { PlannedChange } from "../../provider/catalog/changes";
-import type { RunReport } from "../../provider/catalog/report";
+import { denials, type RunReport } from "../../provider/catalog/report";
 import type { CatalogUser, ToolRun } from "./catalog-support";
 import { expectSchema } from "./json-schema";
 
@@ -227,6 +227,8 @@ export async function parity(
     return { preview, up, writes };
   }
   expect(reportLines(upReport), `${label}: the up's report says what the preview's said`).toEqual(reportLines(previewReport));
-  expect(writes, `${label}: the up sent exactly the writes its preview announced`).toEqual(announcedWrites(previewReport, ids, projectId));
+  // A change a policy denies: the preview fails with exit 3, and the up refuses it whole before any write.
+  const announced = denials(previewReport) > 0 ? [] : announcedWrites(previewReport, ids, projectId);
+  expect(writes, `${label}: the up sent exactly the writes its preview announced`).toEqual(announced);
   return { preview, up, previewReport, upReport, writes };
 }

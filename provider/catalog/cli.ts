@@ -52,9 +52,9 @@ options:
   --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
   --all                run every stack, even those a failed run before already finished
   --yes                destroy: archive (or give back) every product and remove the stacks
-  --policy DIR         preview, up: a folder of Rego policies (repeatable; default: policy/ beside the catalog folder)
-  --policy-off NAME    preview, up: switch a default policy off (https_checkout_urls, removal_keeps_archived, archive_limit)
-  --policy-param N=V   preview, up: input.params[N] for the policies (an approval, a limit); docs/policies.md
+  --policy DIR         preview, up, drift --write: a folder of Rego policies (repeatable; default: policy/ beside the catalog folder)
+  --policy-off NAME    switch a default policy off (https_checkout_urls, removal_keeps_archived, archive_limit)
+  --policy-param N=V   input.params[N] for the policies (an approval, a limit); docs/policies.md
   --json               print the report as JSON
   --version            the tool's version
 
@@ -78,9 +78,9 @@ const ONLY: Record<string, readonly string[]> = {
   yes: ["destroy"],
   "key-from": ["import"],
   sites: ["import"],
-  policy: ["preview", "up"],
-  "policy-off": ["preview", "up"],
-  "policy-param": ["preview", "up"],
+  policy: ["preview", "up", "drift"],
+  "policy-off": ["preview", "up", "drift"],
+  "policy-param": ["preview", "up", "drift"],
 };
 
 /** The options, as parseArgs reads them (and the names a misspelled one is compared with). */

@@ -481,5 +481,8 @@ export function meaningfulLines(error: unknown): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "");
-  return [lines.at(-1) ?? "the command failed"];
+  // The CLI's last error, whole: a list of errors is printed over several lines ("error: 2 errors
+  // occurred:", "1) open …: read-only file system", "2) Unknown"), whose last line alone says nothing.
+  const from = lines.findLastIndex((line) => line.startsWith("error: "));
+  return [from >= 0 ? lines.slice(from).join(" ") : (lines.at(-1) ?? "the command failed")];
 }

@@ -212,7 +212,8 @@ async function planAndRun(
 ): Promise<number> {
   const settings = checkSettings(options);
   // Checked before anything is read or run: a policy that does not compile is named with its line.
-  const policies = command === "preview" || command === "up" ? Policies.load(options.policies, options.catalogDir) : undefined;
+  const judged = command === "preview" || command === "up" || (command === "drift" && options.write);
+  const policies = judged ? Policies.load(options.policies, options.catalogDir) : undefined;
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
   // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
   const rateLimit = chooseStore({ env: process.env, backend: discovery.backend.postgres, baseUrl: settings.baseUrl! });
@@ -285,11 +286,18 @@ async function planAndRun(
     rateLimit: sharing,
   };
   if (command === "drift" && options.write) {
-    const written = writeDrift(
-      options.catalogDir,
-      discovery.catalog,
-      reports.flatMap((r) => r.changes.filter((c) => c.op === "drift")),
-    );
+    // The policies judge what the write-back makes the next up send: each drifted field set to the
+    // service's value, an update. Denied: nothing is written, so no pull request carries it.
+    if (policies !== undefined) withVerdicts(run, policies.evaluate(policyInput(asUpdates(run), discovery, options)));
+    const written =
+      denials(run) > 0
+        ? []
+        : writeDrift(
+            options.catalogDir,
+            discovery.catalog,
+            reports.flatMap((r) => r.changes.filter((c) => c.op === "drift")),
+          );
+    if (denials(run) > 0) run.next = ["nothing written into the catalog: a policy denies what the next up would send (above)"];
     if (written.length > 0) {
       run.next = [
         "wrote the service's values into the catalog (review with `git diff`, commit to keep them; after the merge a plain up sends them " +
@@ -299,7 +307,7 @@ async function planAndRun(
     }
   }
   // What the policies say of what was done (an up) or would be (a preview): the same input both ways.
-  if (policies !== undefined) withVerdicts(run, policies.evaluate(policyInput(run, discovery, options)));
+  if (policies !== undefined && command !== "drift") withVerdicts(run, policies.evaluate(policyInput(run, discovery, options)));
   io.out(options.json ? JSON.stringify({ ...run, totals: runTotals(run) }) : formatReport(run));
   const t = totals(reports);
   if (signal.aborted) return EXIT.cancelled;
@@ -351,6 +359,17 @@ function policyInput(run: RunReport, discovery: Discovery, options: ToolOptions)
     stackPrefix: options.stackPrefix,
     settings: options.config,
     changes: policyChanges(run.results, (key) => discovery.catalog.get(key)?.file),
+  };
+}
+
+/** A drift's changes as the up after its write-back sends them: updates of the drifted fields to the service's values. */
+function asUpdates(run: RunReport): RunReport {
+  return {
+    ...run,
+    results: run.results.map((r) => ({
+      ...r,
+      changes: r.changes.filter((c) => c.op === "drift").map((c) => ({ ...c, op: "update" as const })),
+    })),
   };
 }
 

@@ -242,6 +242,14 @@ describe("a failed CLI run's line in the report", () => {
     ]);
   });
 
+  it("a list of errors, whole: its last line alone says nothing", () => {
+    const list =
+      "error: 2 errors occurred:\n    1) open /state/.pulumi/locks/organization/p/catalog-a.all/x.json.tmp: read-only file system\n    2) Unknown\n";
+    expect(meaningfulLines(Object.assign(new Error("code: 255"), { commandResult: { stdout: "", stderr: list, code: 255 } }))).toEqual([
+      "error: 2 errors occurred: 1) open /state/.pulumi/locks/organization/p/catalog-a.all/x.json.tmp: read-only file system 2) Unknown",
+    ]);
+  });
+
   it("an error without a command's result: its message's last line", () => {
     expect(meaningfulLines(new Error("select failed\nthe backend is gone"))).toEqual(["the backend is gone"]);
   });

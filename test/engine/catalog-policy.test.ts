@@ -9,10 +9,11 @@
  * change runs through the parity check (`parity-support.ts`): preview and up say the same, the up
  * writes exactly what the preview announced — nothing, when a policy denied it.
  */
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
+import { ServiceApiClient } from "../../provider";
 import type { RunReport } from "../../provider/catalog/report";
 import { DEFAULT_IDS } from "../../simulator/seed";
 import { simulator } from "../helpers";
@@ -167,7 +168,27 @@ describe(
         expect(up.stdout).toContain('"level":"warn"');
       });
 
-      await step("7. a Rego syntax error: named by file and line, before any request or stack", async () => {
+      await step("7. drift --write: a javascript: URL set in the UI is found, and not written into the catalog", async () => {
+        const client = new ServiceApiClient({ baseUrl: sim.url, token: sim.token });
+        const beta = user.products().get("beta")!.id;
+        await client.updateProduct(beta, { externalCheckoutUrl: "javascript:alert(2)" });
+        const drift = await user.tool(["drift"]);
+        expect(drift.code, drift.stdout + drift.stderr).toBe(7);
+        const before = readFileSync(join(user.repo, "catalog", "web.yaml"), "utf8");
+        const write = await user.tool(["drift", "--write"]);
+        expect(write.code, write.stdout + write.stderr).toBe(3);
+        expect(write.stdout).toContain(
+          '      externalCheckoutUrl: DENIED by policy https_checkout_urls: "javascript:alert(2)" is not an https:// URL: a checkout page must be https\n',
+        );
+        expect(write.stdout).toContain("nothing written into the catalog: a policy denies what the next up would send (above)");
+        expect(readFileSync(join(user.repo, "catalog", "web.yaml"), "utf8")).toBe(before);
+        // The catalog wins again: up --refresh sets the URL back to none (a clearing is allowed).
+        const fix = await user.tool(["up", "--refresh"]);
+        expect(fix.code, fix.stdout + fix.stderr).toBe(0);
+        expect((await user.tool(["drift"])).code).toBe(0);
+      });
+
+      await step("8. a Rego syntax error: named by file and line, before any request or stack", async () => {
         mkdirSync(join(user.repo, "policy"), { recursive: true });
         writeFileSync(join(user.repo, "policy", "broken.rego"), 'package serviceapi.broken\n\ndeny contains "x" if {\n\tinput.x ==\n}\n');
         edit((e) => (e.beta!.title = "Beta again"));
@@ -183,6 +204,35 @@ describe(
         }
         rmSync(join(user.repo, "policy", "broken.rego"));
       });
+    });
+
+    it("a pull request's job with read-only access to the state: its preview works and writes nothing; an up fails before any write", async () => {
+      await pulumiCli();
+      sim = await simulator();
+      user = await CatalogUser.create(sim);
+      onTestFinished(() => user.dispose());
+      edit((e) => {
+        e.one = product("One");
+        e.two = product("Two");
+      });
+      expect((await user.tool(["up"])).code).toBe(0);
+      edit((e) => (e.two!.title = "Two, renamed"));
+      const state = user.backendDigest();
+      sim.clearRequests();
+      // The workflow's Preview job: what it can read it reads, and it reports the change as any preview does.
+      const preview = await user.toolWithReadOnlyState(["preview", "--json"]);
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      const changes = json(preview.stdout).results.flatMap((r) => r.changes);
+      expect(changes.map((c) => [c.key, c.op, c.fields])).toEqual([
+        ["two", "update", [{ field: "title", from: "Two", to: "Two, renamed" }]],
+      ]);
+      expect(user.backendDigest(), "the preview wrote nothing to the state").toBe(state);
+      // The same access cannot deploy: the up fails at the state's first write, with nothing sent to the service.
+      const up = await user.toolWithReadOnlyState(["up"]);
+      expect(up.code, up.stdout + up.stderr).toBe(1);
+      expect(up.stdout).toMatch(/read-only file system/);
+      expect(writes()).toEqual([]);
+      expect(user.backendDigest(), "the up wrote nothing to the state").toBe(state);
     });
   },
 );

@@ -82,12 +82,29 @@ export class CatalogUser {
   }
 
   /**
+   * Runs the tool as a CI job holding read-only access to the state (a bucket's read-only
+   * credentials, a read-only role): the backend folder is mounted read-only for its processes alone
+   * (a private mount namespace, util-linux's `unshare`), so any write to it fails with EROFS — root
+   * included — while the test and other runs see it as ever.
+   */
+  toolWithReadOnlyState(args: string[]): Promise<ToolRun> {
+    const mountReadOnly = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"';
+    return this.start(args, {}, ["unshare", "--mount", "--propagation", "private", "sh", "-c", mountReadOnly, "sh", this.backendDir]).run;
+  }
+
+  /**
    * Starts `serviceapi-catalog <args>` as `tool()` does, for a test that acts on the running process:
    * the child, its stderr so far, and its run once it has ended and every process holding its output
    * has closed it.
    */
-  start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; stderr: () => string; run: Promise<ToolRun> } {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.repo, env: { ...this.#env, ...env } });
+  start(
+    args: string[],
+    env: Record<string, string> = {},
+    /** A command that execs the tool (its arguments follow), e.g. one that mounts the state read-only. */
+    wrapper: string[] = [],
+  ): { child: ChildProcess; stderr: () => string; run: Promise<ToolRun> } {
+    const command = [...wrapper, process.execPath, BIN, ...args];
+    const child = spawn(command[0]!, command.slice(1), { cwd: this.repo, env: { ...this.#env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -52,8 +52,9 @@ options:
   --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
   --all                run every stack, even those a failed run before already finished
   --yes                destroy: archive (or give back) every product and remove the stacks
-  --policy DIR         preview, up, drift --write: a folder of Rego policies (repeatable; default: policy/ beside the catalog folder)
-  --policy-off NAME    switch a default policy off (https_checkout_urls, removal_keeps_archived, archive_limit)
+  --policy DIR         Rego policies for preview, up and drift --write (repeatable; default: policy/
+                       beside the catalog folder): a denial exits 3, an up refuses before any write
+  --policy-off NAME    switch a default policy off: https_checkout_urls, removal_keeps_archived, archive_limit
   --policy-param N=V   input.params[N] for the policies (an approval, a limit); docs/policies.md
   --json               print the report as JSON
   --version            the tool's version

@@ -10,10 +10,15 @@
  * Everything OPA says back is read as JSON (`opa check --format json`, `opa eval --format json`).
  *
  * The input holds no command name: `preview` and `up` give the policies the same input for the same
- * change, so what a preview denies an up refuses, and nothing else.
+ * change, so what a preview denies an up refuses, and nothing else. For the same reason a policy is a
+ * pure function of that input: OPA runs with capabilities that leave out the network, the clock,
+ * randomness and the environment (`IMPURE`), so a preview and its up cannot disagree, and a pull
+ * request's policy cannot send the catalog (or anything) anywhere.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { archives, writes, type Operation, type PlannedChange } from "./changes";
 import { closeNames } from "../resources/close-names";
@@ -31,6 +36,9 @@ const DEFAULTS_DIR = join(__dirname, "policies");
 
 /** The variable naming the `opa` binary when it is not `opa` on PATH. */
 export const OPA_ENV = "SERVICEAPI_OPA";
+
+/** Built-ins a policy may not call: what would make it depend on more than its input, or reach out. */
+export const IMPURE = ["http.send", "net.lookup_ip_addr", "opa.runtime", "time.now_ns", "rand.intn", "uuid.rfc4122"] as const;
 
 /** One change as a policy sees it: the typed plan's, with where it is and what it means. */
 export interface PolicyChange {
@@ -92,7 +100,12 @@ export class Policies {
     readonly params: Record<string, string>,
     /** Where opa is looked for: the tool's PATH, and nothing else of its environment. */
     private readonly path: string,
+    /** The team's own files (not the default set): what needs OPA even with every default off. */
+    private readonly teams: string[],
   ) {}
+
+  /** OPA's capabilities without the `IMPURE` built-ins, as a file (`--capabilities`). */
+  #capabilities = "";
 
   /**
    * The policies of this run, checked before any stack runs: an unknown `--policy-off` name, a
@@ -111,20 +124,23 @@ export class Policies {
     const files = DEFAULT_POLICIES.filter((name) => !options.off.includes(name)).map((name) => join(DEFAULTS_DIR, `${name}.rego`));
     const beside = join(dirname(catalogDir), "policy");
     const dirs = options.dirs.length > 0 ? options.dirs : existsSync(beside) ? [beside] : [];
+    const teams: string[] = [];
     for (const dir of dirs) {
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CatalogError(`--policy ${dir}: no such folder`);
-      files.push(...regoFiles(dir));
+      teams.push(...regoFiles(dir));
     }
+    files.push(...teams);
     if (files.length === 0) return undefined;
     const opa = env[OPA_ENV] ?? "opa";
-    const policies = new Policies(opa, files, options.params, env.PATH ?? "");
+    const policies = new Policies(opa, files, options.params, env.PATH ?? "", teams);
     policies.#check();
     return policies;
   }
 
   /** `opa check`: a file that does not parse or compile is named with its line, before anything runs. */
   #check(): void {
-    const result = this.#opa(["check", "--format", "json", ...this.files]);
+    this.#capabilities = this.#pureCapabilities();
+    const result = this.#opa(["check", "--format", "json", "--capabilities", this.#capabilities, ...this.files]);
     if (result.status === 0) return;
     // `opa check --format json` prints its errors on stderr (v1.22.3), `opa eval` on stdout: either is read.
     const errors = (parsed<{ errors?: OpaError[] }>(result.stdout) ?? parsed<{ errors?: OpaError[] }>(result.stderr))?.errors ?? [];
@@ -136,8 +152,9 @@ export class Policies {
   /** Every `deny` and `warn` of every policy over this input. */
   evaluate(input: Omit<PolicyInput, "version" | "params">): Verdict[] {
     const full: PolicyInput = { version: POLICY_INPUT_VERSION, ...input, params: this.params };
+    // Every package's rules: `serviceapi.*` as the docs say, and Conftest's `package main` too (a policy brought from Conftest is run, not skipped).
     const result = this.#opa(
-      ["eval", "--format", "json", "--stdin-input", ...this.files.flatMap((f) => ["-d", f]), "data.serviceapi"],
+      ["eval", "--format", "json", "--stdin-input", "--capabilities", this.#capabilities, ...this.files.flatMap((f) => ["-d", f]), "data"],
       JSON.stringify(full),
     );
     type Out = { result?: { expressions: { value: unknown }[] }[]; errors?: OpaError[] };
@@ -148,7 +165,28 @@ export class Policies {
       throw new CatalogError(`the policies could not be evaluated: ${this.opa} eval exited ${result.status}: ${result.stderr.trim()}`);
     const verdicts: Verdict[] = [];
     collect(out.result?.[0]?.expressions[0]?.value, [], verdicts);
+    for (const verdict of verdicts) verdict.policy = verdict.policy.replace(/^serviceapi\./, "");
     return verdicts.sort((a, b) => (a.level === b.level ? 0 : a.level === "deny" ? -1 : 1));
+  }
+
+  /** `opa capabilities --current` less the `IMPURE` built-ins, in a file named by its content. */
+  #pureCapabilities(): string {
+    const current = this.#opa(["capabilities", "--current"]);
+    const capabilities = parsed<{ builtins: { name: string }[] }>(current.stdout);
+    if (current.status !== 0 || capabilities === undefined)
+      throw new CatalogError(
+        `the policies could not be checked: ${this.opa} capabilities exited ${current.status}: ${current.stderr.trim()}`,
+      );
+    capabilities.builtins = capabilities.builtins.filter((b) => !(IMPURE as readonly string[]).includes(b.name));
+    const text = JSON.stringify(capabilities);
+    const file = join(tmpdir(), `serviceapi-opa-capabilities-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`);
+    if (!existsSync(file)) {
+      // Written whole, then renamed: two runs at once never read half a file.
+      const partial = `${file}.${process.pid}.tmp`;
+      writeFileSync(partial, text);
+      renameSync(partial, file);
+    }
+    return file;
   }
 
   #opa(args: string[], stdin?: string): { status: number | null; stdout: string; stderr: string } {
@@ -157,9 +195,13 @@ export class Policies {
     // What a policy needs from CI comes in as --policy-param.
     const result = spawnSync(this.opa, args, { input: stdin, encoding: "utf8", maxBuffer: 1 << 30, env: { PATH: this.path } });
     if (result.error !== undefined) {
+      const why = (result.error as NodeJS.ErrnoException).code ?? result.error.message;
+      const otherwise =
+        this.teams.length > 0
+          ? `the team's policies (${shortPath(dirname(this.teams[0]!))}) need it too`
+          : "or switch the default policies off with --policy-off";
       throw new CatalogError(
-        `the catalog's policies need OPA v1 (${this.opa}: ${(result.error as NodeJS.ErrnoException).code ?? result.error.message}): ` +
-          `put opa on PATH or set ${OPA_ENV}, or switch the default policies off with --policy-off (docs/policies.md)`,
+        `the catalog's policies need OPA v1 (${this.opa}: ${why}): put opa on PATH or set ${OPA_ENV}; ${otherwise} (docs/policies.md)`,
       );
     }
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -40,8 +40,10 @@ export interface RunReport {
   /** What a reviewer must see about the whole catalog. */
   notes?: Reason[];
   results: StackReport[];
-  /** Requests the tool itself sent, outside any stack (its project listing, which checks the token). */
+  /** Requests the tool itself sent, outside any stack (its project listing, which checks the token; an up's policies' preview). */
   requests?: number;
+  /** An up's: the requests of the preview it ran for its policies first (counted in `requests`). */
+  previewRequests?: number;
   /** For drift: the commands that fix what it found. */
   next?: string[];
   /** How the rate limit was shared (`run.ts`). */
@@ -136,6 +138,9 @@ export interface Totals {
   skipped: number;
   /** Lost creates left out, not deployed until someone adopts or re-creates them. */
   leftOut: number;
+  /** Policy verdicts (docs/policies.md): denials (exit 3; an up refused before any write) and warnings. */
+  denied: number;
+  warned: number;
 }
 
 export function totals(results: StackReport[]): Totals {
@@ -148,6 +153,8 @@ export function totals(results: StackReport[]): Totals {
     blocked: 0,
     skipped: 0,
     leftOut: 0,
+    denied: 0,
+    warned: 0,
   };
   for (const r of results) {
     for (const change of r.changes) t.ops[change.op] += 1;
@@ -158,14 +165,22 @@ export function totals(results: StackReport[]): Totals {
     if (isBlocked(r)) t.blocked++;
     if (r.status === "skipped") t.skipped++;
     t.leftOut += r.leftOut ?? 0;
+    t.denied += r.changes.reduce((n, c) => n + verdicts(c.reasons, "deny"), 0);
+    t.warned += r.changes.reduce((n, c) => n + verdicts(c.reasons, "warn"), 0);
   }
   return t;
+}
+
+function verdicts(reasons: Reason[] | undefined, level: "deny" | "warn"): number {
+  return (reasons ?? []).filter((r) => r.code === "policy" && r.level === level).length;
 }
 
 /** A whole run's totals: its stacks' and the requests the tool sent itself. */
 export function runTotals(run: RunReport): Totals {
   const t = totals(run.results);
   t.requests += run.requests ?? 0;
+  t.denied += verdicts(run.notes, "deny");
+  t.warned += verdicts(run.notes, "warn");
   return t;
 }
 
@@ -242,9 +257,11 @@ export function formatReport(run: RunReport): string {
       extra.map((e) => `, ${e}`).join("") +
       // Not deployed, and in no count before: a run that exits 0 must still say so (each is named above, "in flight, find and adopt").
       `${t.leftOut ? `, ${t.leftOut} left out until adopted (in flight, find and adopt: see above)` : ""}`;
-  const denied = denials(run);
+  const verdictsText =
+    (t.denied > 0 ? `${t.denied} DENIED by policy (nothing written: an up refuses the whole change); ` : "") +
+    (t.warned > 0 ? `${t.warned} policy warning(s); ` : "");
   lines.push(
-    `Total: ${kinds}; ${denied > 0 ? `${denied} DENIED by policy (nothing written: an up refuses the whole change); ` : ""}${t.requests} request(s) sent${own > 0 ? " (the project listing included)" : ""}; ${t.failed} stack(s) failed` +
+    `Total: ${kinds}; ${verdictsText}${t.requests} request(s) sent${own > 0 ? ` (the project listing${run.previewRequests ? ` and the policies' preview's ${run.previewRequests}` : ""} included)` : ""}; ${t.failed} stack(s) failed` +
       `${t.cancelled ? `, ${t.cancelled} cancelled` : ""}${t.blocked ? `, ${t.blocked} blocked` : ""}${t.skipped ? `, ${t.skipped} skipped` : ""}`,
   );
   for (const line of run.next ?? []) lines.push(line);
@@ -258,8 +275,14 @@ function list(lines: string[], items: PlannedChange[], done: boolean): void {
   for (const item of items.slice(0, LISTED)) {
     const what = describeChange(item, done);
     lines.push(`  ${OPS[item.op].mark} ${item.key}${what !== "" ? ` (${what})` : ""}`);
-    for (const field of item.fields) lines.push(`      ${describeField(field, item.op === "drift")}`);
-    for (const reason of item.reasons) {
+    // A policy's verdict on a field under that field's line; the other reasons after the fields.
+    const onField = (reason: Reason, field?: string) => reason.code === "policy" && reason.field !== undefined && reason.field === field;
+    const fields = new Set(item.fields.map((f) => f.field));
+    for (const field of item.fields) {
+      lines.push(`      ${describeField(field, item.op === "drift")}`);
+      for (const reason of item.reasons.filter((r) => onField(r, field.field))) lines.push(`      ${describeFieldReason(reason)!}`);
+    }
+    for (const reason of item.reasons.filter((r) => !(r.code === "policy" && r.field !== undefined && fields.has(r.field)))) {
       const line = describeFieldReason(reason);
       if (line !== undefined) lines.push(`      ${line}`);
     }
@@ -461,8 +484,7 @@ function describePolicy(reason: Extract<Reason, { code: "policy" }>): string {
 
 /** Every policy denial in a run: on its changes and on the run. */
 export function denials(run: RunReport): number {
-  const denies = (reasons: Reason[] | undefined) => (reasons ?? []).filter((r) => r.code === "policy" && r.level === "deny").length;
-  return denies(run.notes) + run.results.reduce((n, r) => n + r.changes.reduce((m, c) => m + denies(c.reasons), 0), 0);
+  return runTotals(run).denied;
 }
 
 /** What `recover` did on a stack, in words (its `?` lines are the lost creates plan and preview name, word for word). */

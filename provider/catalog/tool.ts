@@ -247,6 +247,7 @@ async function planAndRun(
   });
   // An up with policies previews first, as `preview` does, and evaluates them over that plan: a denial
   // refuses the whole up before any move or write, with what the preview showed (preview ≡ up).
+  let previewRequests = 0;
   if (command === "up" && policies !== undefined) {
     stacksStart();
     const checked = await policyPreview(
@@ -260,7 +261,8 @@ async function planAndRun(
       io,
       signal,
     );
-    if (checked !== undefined) return checked;
+    if (checked.exit !== undefined) return checked.exit;
+    previewRequests = checked.requests;
   }
   // Progress on stderr as each move is made; the report lists each product moved in the stack it reached (a `move` change).
   if (command === "up" && options.stacks.length === 0) await makeMoves(workspaces, plan, (line) => io.err(line));
@@ -281,7 +283,8 @@ async function planAndRun(
     scope: scope(options, discovery),
     notes: [...plan.notes, ...removed],
     results: reports,
-    requests: projects.requests,
+    requests: projects.requests + previewRequests,
+    ...(previewRequests > 0 && { previewRequests }),
     next: command === "drift" ? nextAfterDrift(reports, options) : command === "refresh" ? nextAfterRefresh(reports) : undefined,
     rateLimit: sharing,
   };
@@ -320,7 +323,8 @@ async function planAndRun(
 /**
  * An up's policy check: the preview of the same stacks (as `preview` runs it, quietly but for its
  * progress), the policies over its plan. Denied, or a stack it could not preview: the preview's
- * report, and the up stops there — nothing moved, nothing written. Allowed: undefined, the up goes on.
+ * report, and the up stops there — nothing moved, nothing written (`exit`). Allowed: no `exit`, and
+ * the requests the preview sent (a `--refresh` reads every record), which the up's report counts.
  */
 async function policyPreview(
   plan: Plan,
@@ -332,9 +336,10 @@ async function policyPreview(
   workspaces: Workspaces,
   io: Output,
   signal: AbortSignal,
-): Promise<number | undefined> {
+): Promise<{ exit?: number; requests: number }> {
   const { reports } = await runPlanned(plan, { ...runOptions, policyCheck: true }, workspaces, io, signal);
-  if (signal.aborted) return EXIT.cancelled;
+  const sent = totals(reports).requests;
+  if (signal.aborted) return { exit: EXIT.cancelled, requests: sent };
   const run: RunReport = {
     version: REPORT_VERSION,
     command: `preview${options.refresh ? " --refresh" : ""}`,
@@ -346,11 +351,11 @@ async function policyPreview(
   };
   withVerdicts(run, policies.evaluate(policyInput(run, discovery, options)));
   const failed = totals(reports).failed;
-  if (denials(run) === 0 && failed === 0) return undefined;
+  if (denials(run) === 0 && failed === 0) return { requests: sent };
   // Worded as the preview it is (what would be done), under the up's refusal.
   run.command = `preview${options.refresh ? " --refresh" : ""} for up — REFUSED before any write (${failed > 0 ? `the policies could not see ${failed} stack(s): their preview failed` : "denied by policy"})`;
   io.out(options.json ? JSON.stringify({ ...run, totals: runTotals(run) }) : formatReport(run));
-  return failed > 0 ? EXIT.failed : EXIT.denied;
+  return { exit: failed > 0 ? EXIT.failed : EXIT.denied, requests: sent };
 }
 
 function policyInput(run: RunReport, discovery: Discovery, options: ToolOptions): Omit<PolicyInput, "version" | "params"> {
@@ -563,6 +568,15 @@ export function runReport(files: string[], io: Output): number {
       throw new CatalogError(`report: ${file} is not a report serviceapi-catalog wrote with --json`);
     }
   });
+  // A stack in two files (an artifact uploaded twice, a job's file given twice) would be counted twice.
+  const seen = new Map<string, string>();
+  runs.forEach((run, i) =>
+    run.results.forEach((r) => {
+      const other = seen.get(r.stack);
+      if (other !== undefined) throw new CatalogError(`report: ${r.stack} is in ${other} and in ${files[i]}: give each job's report once`);
+      seen.set(r.stack, files[i]!);
+    }),
+  );
   const version = runs.find((r) => (r.version ?? 1) !== REPORT_VERSION);
   if (version !== undefined)
     throw new CatalogError(

@@ -4,11 +4,14 @@
  * (a secret as `[secret]`, a long value shortened), archiving called out, what stops a stack with
  * the way out, totals. Exact text: this is what users and reviewers read.
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { FieldChange, Operation, PlannedChange } from "../../provider/catalog/changes";
-import { formatReport, runTotals, shown, totals, type RunReport } from "../../provider/catalog/report";
+import { formatReport, REPORT_VERSION, runTotals, shown, totals, type RunReport } from "../../provider/catalog/report";
 import { emptyReport, type RunCommand, type StackReport } from "../../provider/catalog/stack-run";
-import { nextAfterDrift, type ToolOptions } from "../../provider/catalog/tool";
+import { nextAfterDrift, runReport, type ToolOptions } from "../../provider/catalog/tool";
 
 function stack(name: string, command: RunCommand, report: Partial<StackReport>): StackReport {
   return { ...emptyReport(name, command, {}, "f".repeat(64)), ...report };
@@ -289,5 +292,63 @@ describe("shown: a value as the report prints it", () => {
     expect(shown("04da6b54-80e4-46f7-96ec-b56ff0331ba9")).toBe("(known after up)");
     expect(shown("x".repeat(61))).toBe(`"${"x".repeat(59)}…" (61 characters)`);
     expect(shown("x".repeat(60))).toBe(`"${"x".repeat(60)}"`);
+  });
+
+  it("a policy's verdicts: a denial under the field it names, a warning beside it, each counted in the Total line and in --json's totals", () => {
+    const run: RunReport = {
+      command: "preview",
+      stacks: 1,
+      results: [
+        stack("catalog-a.all", "preview", {
+          size: { product: 2 },
+          changes: [
+            change(
+              "create",
+              "alpha",
+              [
+                { field: "title", to: "Alpha" },
+                { field: "externalCheckoutUrl", to: "javascript:x" },
+              ],
+              {
+                reasons: [
+                  {
+                    code: "policy",
+                    level: "deny",
+                    policy: "https_checkout_urls",
+                    message: '"javascript:x" is not an https:// URL',
+                    field: "externalCheckoutUrl",
+                  },
+                  { code: "policy", level: "warn", policy: "titles", message: "short title" },
+                ],
+              },
+            ),
+          ],
+        }),
+      ],
+      notes: [{ code: "policy", level: "deny", policy: "archive_limit", message: "25 products archived" }],
+    };
+    expect(formatReport(run).split("\n")).toEqual([
+      "serviceapi-catalog preview: 1 of 1 stack(s)",
+      "  ! DENIED by policy archive_limit: 25 products archived",
+      "catalog-a.all (2 products): 1 to create; 0 request(s), 0.0 s",
+      "  + alpha",
+      '      title: "Alpha"',
+      '      externalCheckoutUrl: "javascript:x"',
+      '      externalCheckoutUrl: DENIED by policy https_checkout_urls: "javascript:x" is not an https:// URL',
+      "      warning from policy titles: short title",
+      "Total: 1 to create, 0 to adopt, 0 to update, 0 to replace, 0 to remove; 2 DENIED by policy (nothing written: an up refuses the whole change); 1 policy warning(s); 0 request(s) sent; 0 stack(s) failed",
+    ]);
+    expect([runTotals(run).denied, runTotals(run).warned]).toEqual([2, 1]);
+  });
+
+  it("report: a stack given in two files is refused, not counted twice", () => {
+    const dir = mkdtempSync(join(tmpdir(), "report-twice-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "report-0.json");
+    const run: RunReport = { version: REPORT_VERSION, command: "preview", stacks: 1, results: [stack("catalog-a.all", "preview", {})] };
+    writeFileSync(file, JSON.stringify(run));
+    expect(() => runReport([file, file], { out: () => {}, err: () => {} })).toThrow(
+      `report: catalog-a.all is in ${file} and in ${file}: give each job's report once`,
+    );
   });
 });

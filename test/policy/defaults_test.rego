@@ -56,6 +56,13 @@ test_twenty_one_denied if {
 
 test_limit_raised if count(archive_limit.deny) == 0 with input as archiving(21, {"archive-limit": "21"})
 
+# A typo in CI keeps the guard on: it denies, naming the value.
+test_limit_not_a_number if {
+	archive_limit.deny == {"--policy-param archive-limit=abc is not a whole number: give the most archives one change may make, e.g. archive-limit=40"} with input as archiving(1, {"archive-limit": "abc"})
+}
+
+test_limit_not_whole if count(archive_limit.deny) == 1 with input as archiving(0, {"archive-limit": "0.5"})
+
 test_approval_needed if count(archives_need_approval.deny) == 2 with input as archiving(2, {})
 
 test_approval_given if count(archives_need_approval.deny) == 0 with input as archiving(2, {"archive-approved": "yes"})

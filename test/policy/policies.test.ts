@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { PlannedChange } from "../../provider/catalog/changes";
 import { Policies, policyChanges, type PolicyOptions } from "../../provider/catalog/policy";
 import type { StackReport } from "../../provider/catalog/stack-run";
@@ -41,7 +41,7 @@ describe("the catalog's policies, run by OPA", () => {
     );
     const results = JSON.parse(out) as { name: string; fail?: boolean; error?: unknown }[];
     expect(results.filter((r) => r.fail === true || r.error !== undefined).map((r) => r.name)).toEqual([]);
-    expect(results.length).toBe(17);
+    expect(results.length).toBe(19);
   });
 
   it("reads what a rule gives — a message, or an object with key and field — under its package's name", () => {
@@ -118,7 +118,7 @@ describe("the catalog's policies, run by OPA", () => {
       "--policy /nowhere/policy: no such folder",
     );
     expect(() => Policies.load(none, "/catalog", { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
-      "the catalog's policies need OPA v1 (/nowhere/opa: ENOENT): put opa on PATH or set SERVICEAPI_OPA, or switch the default policies off with --policy-off (docs/policies.md)",
+      "the catalog's policies need OPA v1 (/nowhere/opa: ENOENT): put opa on PATH or set SERVICEAPI_OPA; or switch the default policies off with --policy-off (docs/policies.md)",
     );
     const dir = policyDir({
       "conflict.rego": "package serviceapi.conflict\n\nx := 1 if input.project\n\nx := 2 if input.project\n\ndeny contains x if true\n",
@@ -136,19 +136,37 @@ describe("the catalog's policies, run by OPA", () => {
     expect(message).not.toContain("\n");
   });
 
-  it("a policy sees none of the job's environment but PATH: a pull request's policy cannot read the token", () => {
-    vi.stubEnv("SERVICEAPI_TOKEN", "sk_live_do_not_leak_0123456789");
-    const dir = policyDir({
-      "leak.rego": 'package serviceapi.leak\n\nwarn contains concat(",", [name | some name, _ in opa.runtime().env]) if true\n',
-    });
+  it("a policy is a pure function of its input: no network, clock, randomness or environment — refused by file and line", () => {
+    const calls: [string, string][] = [
+      ['http.send({"method": "POST", "url": "http://127.0.0.1:9/", "body": input})', "http.send"],
+      ["opa.runtime().env", "opa.runtime"],
+      ["time.now_ns()", "time.now_ns"],
+    ];
+    for (const [call, name] of calls) {
+      const dir = policyDir({ "impure.rego": `package serviceapi.impure\n\nwarn contains sprintf("%v", [x]) if {\n\tx := ${call}\n}\n` });
+      expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", env())).toThrow(
+        new RegExp(`^a policy does not compile: \\S*impure\\.rego:4: rego_type_error: undefined function ${name.replace(".", "\\.")}$`),
+      );
+    }
+  });
+
+  it("runs a Conftest policy's `package main` too (not skipped), named by its package", () => {
+    const dir = policyDir({ "main.rego": 'package main\n\ndeny contains "from conftest" if input.project == "p"\n' });
     const policies = Policies.load(
-      { dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"], params: {} },
+      { ...none, dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"] },
       "/catalog",
       env(),
     )!;
     expect(policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] })).toEqual([
-      { level: "warn", policy: "leak", message: "PATH" },
+      { level: "deny", policy: "main", message: "from conftest" },
     ]);
+  });
+
+  it("without OPA, a team's policies say they need it (switching the defaults off would not help)", () => {
+    const dir = policyDir({ "t.rego": "package serviceapi.t\n" });
+    expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
+      /^the catalog's policies need OPA v1 \(\/nowhere\/opa: ENOENT\): put opa on PATH or set SERVICEAPI_OPA; the team's policies \(\S+\) need it too \(docs\/policies\.md\)$/,
+    );
   });
 
   it("nothing to run when every default is off and the team has no policy", () => {

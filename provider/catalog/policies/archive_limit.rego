@@ -3,9 +3,17 @@
 # takes a catalog off sale in one merge. A larger clean-up passes the number it means.
 package serviceapi.archive_limit
 
-limit := to_number(object.get(input.params, "archive-limit", "20"))
+given := object.get(input.params, "archive-limit", "20")
+
+# A whole number only: a typo in CI must not switch the limit off.
+limit := to_number(given) if regex.match(`^[0-9]+$`, given)
 
 archived := [change.key | some change in input.changes; change.archives]
+
+deny contains msg if {
+	not limit
+	msg := sprintf("--policy-param archive-limit=%v is not a whole number: give the most archives one change may make, e.g. archive-limit=40", [given])
+}
 
 deny contains msg if {
 	count(archived) > limit

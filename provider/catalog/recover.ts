@@ -33,6 +33,7 @@ import { keyOf, type Discovery, type StackFacts } from "./discover";
 import { kindOf } from "./kinds";
 import { CatalogError } from "./errors";
 import { lostCreate } from "./plan";
+import { statFields } from "./reaper";
 import { describeRecovery } from "./report";
 import type { Output } from "./run";
 import type { Workspaces } from "./workspace";
@@ -315,11 +316,17 @@ function knownIds(options: RecoverOptions): KnownIds {
   return known;
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether the process that holds a lock still runs. A zombie does not: a killed run's `pulumi`,
+ * reparented to a PID 1 that does not collect its children (a container without an init), stays
+ * one for good, and a lock it held would never be cleared (seen in the random-kill test).
+ */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  const state = process.platform === "linux" ? statFields(pid)?.[0] : undefined;
+  return state !== "Z" && state !== "X";
 }

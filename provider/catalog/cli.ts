@@ -162,6 +162,10 @@ export async function main(argv: string[], io: Output, signal: AbortSignal): Pro
       }
     }
     if (command === "report") return runReport(rest, io);
+    // A drift without --write writes nothing, so no policy judges it: an option that would do nothing is refused.
+    const policyOption = (["policy", "policy-off", "policy-param"] as const).find((o) => values[o].length > 0);
+    if (command === "drift" && !values.write && policyOption !== undefined)
+      throw new CatalogError(`--${policyOption} is an option of drift --write (a drift alone writes nothing for a policy to judge)`);
     if (rest.length > 0 && command !== "where" && command !== "import")
       throw new CatalogError(`${command} takes no arguments (got ${rest.length}); options start with --`);
     const options: ToolOptions = {

@@ -45,6 +45,22 @@ describe("serviceapi-catalog's command line", () => {
     ]);
   });
 
+  it("the policy options: a malformed --policy-param, and any of them on a command (or a drift without --write) that judges nothing", async () => {
+    expect(await run("preview", "--policy-param", "archive-limit")).toEqual({
+      code: 2,
+      out: [],
+      err: [
+        "serviceapi-catalog: --policy-param archive-limit: give NAME=VALUE (e.g. --policy-param archive-limit=40); a policy reads input.params[NAME]",
+      ],
+    });
+    expect((await run("plan", "--policy-off", "archive_limit")).err).toEqual([
+      "serviceapi-catalog: --policy-off is an option of preview, up, drift, not of plan",
+    ]);
+    expect((await run("drift", "--policy-param", "a=b")).err).toEqual([
+      "serviceapi-catalog: --policy-param is an option of drift --write (a drift alone writes nothing for a policy to judge)",
+    ]);
+  });
+
   it("destroy without --yes: refused, naming what it would destroy (every stack, or those of --stack)", async () => {
     expect(await run("destroy")).toEqual({
       code: 2,

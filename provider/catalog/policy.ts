@@ -16,9 +16,7 @@
  * request's policy cannot send the catalog (or anything) anywhere.
  */
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { archives, writes, type Operation, type PlannedChange } from "./changes";
 import { closeNames } from "../resources/close-names";
@@ -102,6 +100,8 @@ export class Policies {
     private readonly path: string,
     /** The team's own files (not the default set): what needs OPA even with every default off. */
     private readonly teams: string[],
+    /** The tool's work folder (`--work-dir`): where OPA's capabilities file is written. */
+    private readonly workDir: string,
   ) {}
 
   /** OPA's capabilities without the `IMPURE` built-ins, as a file (`--capabilities`). */
@@ -112,7 +112,7 @@ export class Policies {
    * missing folder, no opa, a Rego error (file:line) each stop the command with one line.
    * Undefined when every policy is off and the team has none: nothing to evaluate.
    */
-  static load(options: PolicyOptions, catalogDir: string, env: NodeJS.ProcessEnv = process.env): Policies | undefined {
+  static load(options: PolicyOptions, catalogDir: string, workDir: string, env: NodeJS.ProcessEnv = process.env): Policies | undefined {
     for (const name of options.off) {
       if (!(DEFAULT_POLICIES as readonly string[]).includes(name)) {
         const close = closeNames(name, [...DEFAULT_POLICIES], 1);
@@ -132,7 +132,7 @@ export class Policies {
     files.push(...teams);
     if (files.length === 0) return undefined;
     const opa = env[OPA_ENV] ?? "opa";
-    const policies = new Policies(opa, files, options.params, env.PATH ?? "", teams);
+    const policies = new Policies(opa, files, options.params, env.PATH ?? "", teams, workDir);
     policies.#check();
     return policies;
   }
@@ -169,7 +169,11 @@ export class Policies {
     return verdicts.sort((a, b) => (a.level === b.level ? 0 : a.level === "deny" ? -1 : 1));
   }
 
-  /** `opa capabilities --current` less the `IMPURE` built-ins, in a file named by its content. */
+  /**
+   * `opa capabilities --current` less the `IMPURE` built-ins, written into the tool's work folder:
+   * not the shared temp folder, where someone else could put a file of that name first, with
+   * `http.send` left in.
+   */
   #pureCapabilities(): string {
     const current = this.#opa(["capabilities", "--current"]);
     const capabilities = parsed<{ builtins: { name: string }[] }>(current.stdout);
@@ -178,14 +182,9 @@ export class Policies {
         `the policies could not be checked: ${this.opa} capabilities exited ${current.status}: ${current.stderr.trim()}`,
       );
     capabilities.builtins = capabilities.builtins.filter((b) => !(IMPURE as readonly string[]).includes(b.name));
-    const text = JSON.stringify(capabilities);
-    const file = join(tmpdir(), `serviceapi-opa-capabilities-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.json`);
-    if (!existsSync(file)) {
-      // Written whole, then renamed: two runs at once never read half a file.
-      const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, text);
-      renameSync(partial, file);
-    }
+    mkdirSync(this.workDir, { recursive: true });
+    const file = join(this.workDir, "opa-capabilities.json");
+    writeFileSync(file, JSON.stringify(capabilities));
     return file;
   }
 

@@ -213,7 +213,7 @@ async function planAndRun(
   const settings = checkSettings(options);
   // Checked before anything is read or run: a policy that does not compile is named with its line.
   const judged = command === "preview" || command === "up" || (command === "drift" && options.write);
-  const policies = judged ? Policies.load(options.policies, options.catalogDir) : undefined;
+  const policies = judged ? Policies.load(options.policies, options.catalogDir, options.workDir) : undefined;
   const discovery = await discovered(options, workspaces, io, command !== "destroy");
   // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
   const rateLimit = chooseStore({ env: process.env, backend: discovery.backend.postgres, baseUrl: settings.baseUrl! });

@@ -18,6 +18,13 @@ const opa = () => join(opaBin(), "opa");
 const env = () => ({ SERVICEAPI_OPA: opa() });
 const none: PolicyOptions = { dirs: [], off: [], params: {} };
 
+/** A work folder for one test (the tool's `--work-dir`: OPA's capabilities file goes there), removed after it. */
+function work(): string {
+  const dir = mkdtempSync(join(tmpdir(), "policy-work-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** A folder of Rego files for one test, removed after it. */
 function policyDir(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "policy-test-"));
@@ -55,6 +62,7 @@ describe("the catalog's policies, run by OPA", () => {
     const policies = Policies.load(
       { dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"], params: { mode: "strict" } },
       "/catalog",
+      work(),
       env(),
     )!;
     expect(policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] })).toEqual([
@@ -111,19 +119,19 @@ describe("the catalog's policies, run by OPA", () => {
   });
 
   it("refuses in one line: a default name misspelt, a folder that is not there, no opa, a rule that fails", () => {
-    expect(() => Policies.load({ ...none, off: ["archive_limits"] }, "/catalog", env())).toThrow(
+    expect(() => Policies.load({ ...none, off: ["archive_limits"] }, "/catalog", work(), env())).toThrow(
       "--policy-off archive_limits: no such default policy (did you mean archive_limit?); they are https_checkout_urls, removal_keeps_archived, archive_limit",
     );
-    expect(() => Policies.load({ ...none, dirs: ["/nowhere/policy"] }, "/catalog", env())).toThrow(
+    expect(() => Policies.load({ ...none, dirs: ["/nowhere/policy"] }, "/catalog", work(), env())).toThrow(
       "--policy /nowhere/policy: no such folder",
     );
-    expect(() => Policies.load(none, "/catalog", { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
+    expect(() => Policies.load(none, "/catalog", work(), { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
       "the catalog's policies need OPA v1 (/nowhere/opa: ENOENT): put opa on PATH or set SERVICEAPI_OPA; or switch the default policies off with --policy-off (docs/policies.md)",
     );
     const dir = policyDir({
       "conflict.rego": "package serviceapi.conflict\n\nx := 1 if input.project\n\nx := 2 if input.project\n\ndeny contains x if true\n",
     });
-    const policies = Policies.load({ ...none, dirs: [dir] }, "/catalog", env())!;
+    const policies = Policies.load({ ...none, dirs: [dir] }, "/catalog", work(), env())!;
     let message = "";
     try {
       policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] });
@@ -144,7 +152,7 @@ describe("the catalog's policies, run by OPA", () => {
     ];
     for (const [call, name] of calls) {
       const dir = policyDir({ "impure.rego": `package serviceapi.impure\n\nwarn contains sprintf("%v", [x]) if {\n\tx := ${call}\n}\n` });
-      expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", env())).toThrow(
+      expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", work(), env())).toThrow(
         new RegExp(`^a policy does not compile: \\S*impure\\.rego:4: rego_type_error: undefined function ${name.replace(".", "\\.")}$`),
       );
     }
@@ -155,6 +163,7 @@ describe("the catalog's policies, run by OPA", () => {
     const policies = Policies.load(
       { ...none, dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"] },
       "/catalog",
+      work(),
       env(),
     )!;
     expect(policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] })).toEqual([
@@ -164,14 +173,14 @@ describe("the catalog's policies, run by OPA", () => {
 
   it("without OPA, a team's policies say they need it (switching the defaults off would not help)", () => {
     const dir = policyDir({ "t.rego": "package serviceapi.t\n" });
-    expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
+    expect(() => Policies.load({ ...none, dirs: [dir] }, "/catalog", work(), { SERVICEAPI_OPA: "/nowhere/opa" })).toThrow(
       /^the catalog's policies need OPA v1 \(\/nowhere\/opa: ENOENT\): put opa on PATH or set SERVICEAPI_OPA; the team's policies \(\S+\) need it too \(docs\/policies\.md\)$/,
     );
   });
 
   it("nothing to run when every default is off and the team has no policy", () => {
     expect(
-      Policies.load({ ...none, off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"] }, "/catalog", {
+      Policies.load({ ...none, off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"] }, "/catalog", work(), {
         SERVICEAPI_OPA: "/nowhere/opa",
       }),
     ).toBeUndefined();

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { PlannedChange } from "../../provider/catalog/changes";
-import { Policies, policyChanges, type PolicyOptions } from "../../provider/catalog/policy";
+import { DEFAULT_POLICIES, Policies, policyChanges, type PolicyOptions } from "../../provider/catalog/policy";
 import type { StackReport } from "../../provider/catalog/stack-run";
 import { REPO, opaBin } from "../../scripts/engine/driver";
 
@@ -31,6 +31,12 @@ function policyDir(files: Record<string, string>): string {
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
+}
+
+/** The verdicts of a team's policies alone (every default off) over an empty plan of project "p". */
+function teamVerdicts(dir: string, params: Record<string, string> = {}) {
+  const policies = Policies.load({ dirs: [dir], off: [...DEFAULT_POLICIES], params }, "/catalog", work(), env())!;
+  return policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] });
 }
 
 const change = (key: string, op: PlannedChange["op"], fields: PlannedChange["fields"]): PlannedChange => ({ key, op, fields, reasons: [] });
@@ -59,13 +65,7 @@ describe("the catalog's policies, run by OPA", () => {
         'warn contains {"msg": "an object", "key": "k1", "field": "title"} if true',
       ].join("\n"),
     });
-    const policies = Policies.load(
-      { dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"], params: { mode: "strict" } },
-      "/catalog",
-      work(),
-      env(),
-    )!;
-    expect(policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] })).toEqual([
+    expect(teamVerdicts(dir, { mode: "strict" })).toEqual([
       { level: "deny", policy: "team.rules", message: "a plain message" },
       { level: "warn", policy: "team.rules", message: "an object", key: "k1", field: "title" },
     ]);
@@ -160,15 +160,7 @@ describe("the catalog's policies, run by OPA", () => {
 
   it("runs a Conftest policy's `package main` too (not skipped), named by its package", () => {
     const dir = policyDir({ "main.rego": 'package main\n\ndeny contains "from conftest" if input.project == "p"\n' });
-    const policies = Policies.load(
-      { ...none, dirs: [dir], off: ["https_checkout_urls", "removal_keeps_archived", "archive_limit"] },
-      "/catalog",
-      work(),
-      env(),
-    )!;
-    expect(policies.evaluate({ project: "p", stackPrefix: "catalog-", settings: {}, changes: [] })).toEqual([
-      { level: "deny", policy: "main", message: "from conftest" },
-    ]);
+    expect(teamVerdicts(dir)).toEqual([{ level: "deny", policy: "main", message: "from conftest" }]);
   });
 
   it("without OPA, a team's policies say they need it (switching the defaults off would not help)", () => {

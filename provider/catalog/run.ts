@@ -101,12 +101,15 @@ export async function runPlanned(
     if (!run.exists && options.command !== "up") report.new = true;
     if (run.exclude.length > 0) report.leftOut = run.exclude.length;
     // A preview or drift still runs it (what it shows is true), and says the deploy will not: the check fails the same way.
-    if (mutating && run.blocked.length > 0) report.status = "blocked";
+    // An up's preview for the policies leaves out what the up will not run: nothing there to judge, and a
+    // blocked stack's state may not even load (a kill's empty `.attrs`), which would refuse the whole up.
+    if ((mutating || options.policyCheck === true) && run.blocked.length > 0) report.status = "blocked";
     report.changes.push(...movesOf(plan, run, options.command));
     return report;
   });
   // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and settings.
-  const last = readLast(options.workDir, options.command);
+  // Not for an up's preview for the policies: a stack left out would be a change the policies never saw.
+  const last = options.policyCheck === true ? undefined : readLast(options.workDir, options.command);
   if (last !== undefined && !options.all && Object.values(last).some((r) => r.status !== "ok")) {
     for (const report of reports) {
       if (report.status === "ok" && last[report.stack]?.status === "ok" && last[report.stack]?.fingerprint === report.fingerprint)
@@ -224,7 +227,7 @@ export async function runPlanned(
     await pacer.close();
     rmSync(scratch, { recursive: true, force: true });
   }
-  writeLast(options.workDir, options.command, reports);
+  if (options.policyCheck !== true) writeLast(options.workDir, options.command, reports);
   const stats = pacer.stats();
   const rateLimit: RateLimitReport = {
     shared: store ? "postgres" : "none",

@@ -4,6 +4,7 @@
 #   url="$(bash scripts/postgres.sh start /tmp/pg)"   # prints only the URL on stdout
 #   bash scripts/postgres.sh url /tmp/pg              # the URL again, while it runs
 #   bash scripts/postgres.sh stop /tmp/pg             # stops it and deletes /tmp/pg
+#   bash scripts/postgres.sh psql /tmp/pg [args…]     # psql as the superuser, in the `pulumi` database
 #
 # The URL has the form postgres://pulumi:<password>@127.0.0.1:<port>/pulumi?sslmode=disable.
 #
@@ -36,7 +37,7 @@ MARKER=.postgres-sh-cluster
 
 log() { echo "postgres.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage() { die "usage: $0 start|stop|url <dir>"; }
+usage() { die "usage: $0 start|stop|url <dir> | psql <dir> [psql arguments]"; }
 
 is_root() { [[ "$(id -u)" -eq 0 ]]; }
 
@@ -366,11 +367,22 @@ cmd_stop() {
   log "stopped and removed $dir"
 }
 
-[[ $# -eq 2 && -n "$2" ]] || usage
+# What an administrator runs (examples/catalog-tool/read-only-role.sql); its output is the caller's.
+cmd_psql() {
+  local url; url="$(cmd_url 3>&1)"
+  port="${url##*@127.0.0.1:}"; port="${port%%/*}"
+  bindir="$(find_bindir)"
+  psql="$bindir/psql"; [[ -x "$psql" ]] || psql="$(command -v psql)" || die "no psql found"
+  exec 1>&3 3>&-
+  "$psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres -d "$DB" "$@"
+}
+
+[[ $# -ge 2 && -n "$2" ]] || usage
 dir_arg="$2"
 case "$1" in
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  url) cmd_url ;;
+  start) [[ $# -eq 2 ]] || usage; cmd_start ;;
+  stop) [[ $# -eq 2 ]] || usage; cmd_stop ;;
+  url) [[ $# -eq 2 ]] || usage; cmd_url ;;
+  psql) shift 2; cmd_psql "$@" ;;
   *) usage ;;
 esac

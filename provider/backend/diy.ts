@@ -41,6 +41,7 @@ export class DiyBackend implements StateBackend {
     /** Masks a store's message (a driver's error may quote the URL). */
     private readonly mask: (text: string) => string,
     readonly postgres?: PostgresTarget,
+    readonly readOnly?: string,
   ) {}
 
   async stacks(project?: string): Promise<StackRef[]> {

@@ -56,6 +56,12 @@ export interface StateBackend {
   readonly seesLocks: boolean;
   /** For "postgres": how to connect to its database (in memory only; its password is never printed). */
   readonly postgres?: PostgresTarget;
+  /**
+   * Why the state can be read here but never written, when it cannot (a read-only role's materialized
+   * view of a PostgreSQL backend: examples/catalog-tool/read-only-role.sql), so that a command that
+   * writes can refuse before it starts.
+   */
+  readonly readOnly?: string;
   /** Every stack, or those of one project (a legacy-layout stack has none, and is listed for every project, as `pulumi stack ls` does), sorted by full name. */
   stacks(project?: string): Promise<StackRef[]>;
   /** The stack's latest checkpoint; undefined when the stack does not exist. An existing stack with no deployment yet: empty lists. */

@@ -46,13 +46,16 @@ export async function openStateBackend(options: OpenOptions = {}): Promise<State
   let bucket: Bucket;
   let via: "file" | "postgres";
   let target: PostgresTarget | undefined;
+  let readOnly: string | undefined;
   try {
     if (scheme === "file") {
       bucket = await openFileBucket(fileRoot(url, cwd));
       via = "file";
     } else if (scheme === "postgres" || scheme === "postgresql") {
       target = postgresTarget(url, env);
-      bucket = await openPostgresBucket(target);
+      const opened = await openPostgresBucket(target);
+      bucket = opened.bucket;
+      if (opened.materializedView) readOnly = `a read-only role's view of the state (its \`${target.table}\` is a materialized view)`;
       via = "postgres";
     } else {
       return viaCli();
@@ -70,5 +73,5 @@ export async function openStateBackend(options: OpenOptions = {}): Promise<State
     if (error instanceof UnknownLayout) return viaCli();
     return fail(describe(error), error);
   }
-  return new DiyBackend(masked, via, bucket, mask, target);
+  return new DiyBackend(masked, via, bucket, mask, target, readOnly);
 }

@@ -79,17 +79,24 @@ export function postgresTarget(url: string, env: NodeJS.ProcessEnv): PostgresTar
   return { table, prefix, config, tls: negotiate ? "negotiate" : "as-configured" };
 }
 
-/** The table's bucket: connects (one query, which also proves the connection), or throws the driver's error. */
-export async function openPostgresBucket(target: PostgresTarget): Promise<Bucket> {
+/**
+ * The table's bucket: connects (one query, which also proves the connection), or throws the driver's error.
+ * When the table is a materialized view — a read-only role's (examples/catalog-tool/read-only-role.sql) —
+ * it is refreshed first, so that this run and the `pulumi` processes it starts read the state as it is now.
+ */
+export async function openPostgresBucket(target: PostgresTarget): Promise<{ bucket: Bucket; materializedView: boolean }> {
   const pool = await openPostgresPool(target);
   const bucket = new PostgresBucket(pool, target.table, target.prefix);
   try {
+    const { rows } = await pool.query<{ relkind: string }>("SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", [target.table]);
+    const materializedView = rows[0]?.relkind === "m";
+    if (materializedView) await pool.query(`REFRESH MATERIALIZED VIEW ${target.table}`);
     await bucket.read([]);
+    return { bucket, materializedView };
   } catch (error) {
     await bucket.close();
     throw error;
   }
-  return bucket;
 }
 
 /**

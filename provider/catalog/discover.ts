@@ -74,7 +74,7 @@ export interface Discovery {
   project: string;
   /** The change since `--base` (undefined without it). */
   change?: CatalogChange;
-  backend: { url: string; via: StateBackend["via"]; seesLocks: boolean; postgres?: StateBackend["postgres"] };
+  backend: { url: string; via: StateBackend["via"]; seesLocks: boolean; postgres?: StateBackend["postgres"]; readOnly?: string };
   /** Every stack of the catalog in the backend, by name. */
   stacks: Map<string, StackFacts>;
   /** Product ids (lower case) that stacks outside the catalog record. */
@@ -182,7 +182,13 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
       catalog,
       project: options.project,
       change,
-      backend: { url: backend.url, via: backend.via, seesLocks: backend.seesLocks, postgres: backend.postgres },
+      backend: {
+        url: backend.url,
+        via: backend.via,
+        seesLocks: backend.seesLocks,
+        postgres: backend.postgres,
+        ...(backend.readOnly !== undefined && { readOnly: backend.readOnly }),
+      },
       stacks,
       elsewhere,
     };

@@ -73,8 +73,15 @@ export interface ToolOptions {
  */
 export const EXIT = { ok: 0, failed: 1, refused: 2, denied: 3, drift: 7, cancelled: 130 } as const;
 
-async function discovered(options: ToolOptions, workspaces: Workspaces, io: Output, elsewhere: boolean): Promise<Discovery> {
-  return discover(
+async function discovered(
+  options: ToolOptions,
+  workspaces: Workspaces,
+  io: Output,
+  elsewhere: boolean,
+  /** The command, when it writes to the state: refused on a backend that can only be read, before any request. */
+  writes?: string,
+): Promise<Discovery> {
+  const discovery = await discover(
     {
       catalogDir: options.catalogDir,
       base: options.base,
@@ -86,6 +93,13 @@ async function discovered(options: ToolOptions, workspaces: Workspaces, io: Outp
     },
     (line) => io.err(line),
   );
+  const readOnly = discovery.backend.readOnly;
+  if (writes !== undefined && readOnly !== undefined)
+    throw new CatalogError(
+      `${writes}: PULUMI_BACKEND_URL (${discovery.backend.url}) is ${readOnly}, which ${writes} would write to: ` +
+        "run it with the deploy's backend URL (preview, plan, drift and report read through this one)",
+    );
+  return discovery;
 }
 
 /** How `provider/backend` reaches the state backend: the user's environment, and the `pulumi` on PATH for what it cannot read itself. */
@@ -214,7 +228,8 @@ async function planAndRun(
   // Checked before anything is read or run: a policy that does not compile is named with its line.
   const judged = command === "preview" || command === "up" || (command === "drift" && options.write);
   const policies = judged ? Policies.load(options.policies, options.catalogDir, options.workDir) : undefined;
-  const discovery = await discovered(options, workspaces, io, command !== "destroy");
+  const writes = command === "up" || command === "destroy" || command === "refresh" ? command : undefined;
+  const discovery = await discovered(options, workspaces, io, command !== "destroy", writes);
   // Decided before any request: a bad SERVICEAPI_RATE_LIMIT_STORE is refused like any other setting.
   const rateLimit = chooseStore({ env: process.env, backend: discovery.backend.postgres, baseUrl: settings.baseUrl! });
   if (discovery.stacks.size === 0 && command === "destroy") {
@@ -436,7 +451,7 @@ function nextAfterRefresh(reports: StackReport[]): string[] | undefined {
 
 /** `split`: the moves that are due (splits, entries moved between files, the layout of 0.1), and nothing else (0 requests to the service). */
 export async function runSplit(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
-  const discovery = await discovered(options, workspaces, io, false);
+  const discovery = await discovered(options, workspaces, io, false, "split");
   const plan = planned(discovery, options, "split");
   const lines = await makeMoves(workspaces, plan, (line) => io.out(line));
   // Stacks the moves emptied and the layout no longer has.
@@ -449,7 +464,7 @@ export async function runSplit(options: ToolOptions, workspaces: Workspaces, io:
 /** `recover`: locks and pending operations a killed run left (`recover.ts`). */
 export async function runRecover(options: ToolOptions, workspaces: Workspaces, io: Output): Promise<number> {
   const settings = checkSettings(options);
-  const discovery = await discovered(options, workspaces, io, false);
+  const discovery = await discovered(options, workspaces, io, false, "recover");
   const results = await recover(
     discovery,
     {

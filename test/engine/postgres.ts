@@ -24,6 +24,8 @@ export interface Postgres {
   password: () => string;
   /** Stops the server now (as a database that goes away mid-run); the suite's end then has nothing left to stop. */
   stop: () => Promise<void>;
+  /** `psql <args>` as the superuser in the state's database, as an administrator runs it; its stdout. */
+  admin: (...args: string[]) => Promise<string>;
 }
 
 export function postgresForSuite(): Postgres {
@@ -51,5 +53,6 @@ export function postgresForSuite(): Postgres {
     stop: async () => {
       await run("bash", [SCRIPT, "stop", dir], { timeout: 120_000 });
     },
+    admin: async (...args) => (await run("bash", [SCRIPT, "psql", dir, ...args], { encoding: "utf8", timeout: 60_000 })).stdout,
   };
 }

@@ -136,7 +136,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
+export { DEFAULT_TOKEN, ACME_ONLY_TOKEN, READ_ONLY_TOKEN, DEFAULT_IDS, defaultSeed, seedId, type Seed } from "./seed";
 export type { LoggedRequest } from "./request-log";
 export type { StoredProduct, StoredTask } from "./database";
 export type { FaultSpec, Fault } from "./faults";

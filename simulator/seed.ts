@@ -50,8 +50,11 @@ export const Seed = z.strictObject({
   workspaces: z.array(z.strictObject({ id: uuid, name: text() })).min(1),
   projects: z.array(z.strictObject({ id: uuid, workspaceId: uuid, name: text().nullable() })),
   sites: z.array(z.strictObject({ id: uuid, projectId: uuid, ...siteFields })),
-  /** Each token and the workspaces it may access. */
-  tokens: z.array(z.strictObject({ token: TokenText, workspaces: z.array(uuid) })).min(1),
+  /**
+   * Each token and the workspaces it may access; `readOnly`: GET requests only (the spec names no
+   * scopes; a service that has them has a token that can list but not create or update — docs/api-assumptions.md).
+   */
+  tokens: z.array(z.strictObject({ token: TokenText, workspaces: z.array(uuid), readOnly: z.boolean().optional() })).min(1),
 });
 export type Seed = z.infer<typeof Seed>;
 
@@ -67,6 +70,8 @@ export function seedId(name: string): string {
 export const DEFAULT_TOKEN = "sim_test_token";
 /** A second token limited to the Acme workspace, for trying 403 responses. */
 export const ACME_ONLY_TOKEN = "sim_acme_only_token";
+/** A token that may only read (GET), in every workspace: a pull request's preview token. */
+export const READ_ONLY_TOKEN = "sim_read_only_token";
 
 export const DEFAULT_IDS = {
   acmeWorkspace: seedId("workspace:acme"),
@@ -107,6 +112,7 @@ export function defaultSeed(): Seed {
     tokens: [
       { token: DEFAULT_TOKEN, workspaces: [ids.acmeWorkspace, ids.globexWorkspace] },
       { token: ACME_ONLY_TOKEN, workspaces: [ids.acmeWorkspace] },
+      { token: READ_ONLY_TOKEN, workspaces: [ids.acmeWorkspace, ids.globexWorkspace], readOnly: true },
     ],
   };
 }

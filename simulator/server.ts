@@ -114,6 +114,8 @@ async function guard(state: SimulatorState, op: OperationName, request: FastifyR
   const workspaces = state.workspacesOf(token);
   if (!workspaces) throw new HttpError("unauthorized", "invalid public API token");
   request.simWorkspaces = workspaces;
+  if (OPERATIONS[op].method !== "GET" && state.readOnly(token))
+    throw new HttpError("forbidden", `this token may only read: ${op} (${OPERATIONS[op].method}) needs a token that may write`);
 
   const wait = state.rateLimiter.hit(token);
   if (wait !== undefined) {

@@ -43,6 +43,11 @@ export class SimulatorState {
     this.requestLog = new RequestLog(options.requestLogLimit, options.clock);
   }
 
+  /** Whether the token may only read (the seed's `readOnly`): its PATCH and POST requests are answered 403. */
+  readOnly(token: string): boolean {
+    return token !== this.extraToken && this.seed.tokens.some((t) => t.token === token && t.readOnly === true);
+  }
+
   workspacesOf(token: string): Set<string> | undefined {
     if (this.extraToken !== undefined && token === this.extraToken) return new Set(this.store.workspaceIds());
     return this.store.workspacesOf(token);

@@ -68,6 +68,11 @@ export interface StackRun {
   withheld: string[];
   /** Renamed keys among its products: the new key → the key its state holds (the program declares an alias). */
   renames: Map<string, string>;
+  /**
+   * Keys of products it takes over (`adoptId`, not in its state yet): its preview reads each live
+   * product, with an empty PATCH (the API's only read of one), so it needs a token that may update products.
+   */
+  adopting: string[];
 }
 
 export interface Split {
@@ -161,6 +166,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       notes: [],
       exclude: [],
       withheld: [],
+      adopting: [],
       renames: new Map(items.filter((p) => renames.has(p.key)).map((p) => [p.key, renames.get(p.key)!])),
     };
     runs.push(entry);
@@ -214,6 +220,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
       // Products only: the backend's other stacks are read for the products they record (`discover.ts`).
       const adoptId = product.kind === "product" ? adoptIdOf(product.entry)?.toLowerCase() : undefined;
       if (adoptId === undefined || facts?.records.has(stateKey(product.key))) continue;
+      entry.adopting.push(product.key);
       const managers: Manager[] = [
         ...(discovery.elsewhere.get(adoptId) ?? []),
         ...[...stacks.values()].flatMap((s) =>

@@ -67,8 +67,13 @@ export interface PlanReport {
   any: boolean;
   /** The stacks a preview (or drift) runs: before the moves, where the products are now. */
   preview: { matrix: { stack: string[] }; any: boolean };
-  /** Stacks per CI job, comma-separated, for `--stack "$BATCH"`. */
-  batches: { deploy: string[]; preview: string[] };
+  /**
+   * Stacks per CI job, comma-separated, for `--stack "$BATCH"`. `preview` holds every preview stack;
+   * `previewReadOnly` those a token that may only read can preview, `previewAdopting` those that
+   * take products over (`adoptId`), whose preview reads each with an empty PATCH and so needs a token
+   * that may update products (the example workflow's approved `adoption` job).
+   */
+  batches: { deploy: string[]; preview: string[]; previewReadOnly: string[]; previewAdopting: string[] };
   /** Stacks split into others (state moves; no request to the service). */
   splits: Split[];
   /** State moves due before a deploy (`pulumi state move`). */

@@ -138,6 +138,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   const preview = planned(discovery, options, "preview");
   const stacks = deploy.runs.map((r) => r.name);
   const previewStacks = preview.runs.map((r) => r.name);
+  const adopting = preview.runs.filter((r) => r.adopting.length > 0).map((r) => r.name);
   // What stops a stack: what its up would meet (the deploy's plan), so plan, preview and up name the same reasons.
   const blocked = [...new Set([...deploy.runs, ...preview.runs].map((r) => r.name))]
     .map((stack) => ({
@@ -158,7 +159,15 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
       any: stacks.length > 0,
       preview: { matrix: { stack: previewStacks }, any: previewStacks.length > 0 },
       // Stacks per CI job: `--stack "$BATCH"` (comma-separated) runs a batch in one job, its stacks in parallel sharing one pacer.
-      batches: { deploy: batches(stacks, options.batchSize), preview: batches(previewStacks, options.batchSize) },
+      batches: {
+        deploy: batches(stacks, options.batchSize),
+        preview: batches(previewStacks, options.batchSize),
+        previewReadOnly: batches(
+          preview.runs.filter((r) => r.adopting.length === 0).map((r) => r.name),
+          options.batchSize,
+        ),
+        previewAdopting: batches(adopting, options.batchSize),
+      },
       splits: deploy.splits,
       moves: deploy.moves,
       renames,
@@ -196,6 +205,12 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   for (const run of deploy.runs) io.out(`  ${run.name} (${countsText(countByKind(run.items))})`);
   if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
     io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
+  if (adopting.length > 0) {
+    const counts = preview.runs.filter((r) => r.adopting.length > 0).map((r) => `${r.name} (${r.adopting.length})`);
+    io.out(
+      `taking products over (adoptId), so their preview reads each with an empty PATCH and needs a token that may update products: ${counts.join(", ")}`,
+    );
+  }
   return EXIT.ok;
 }
 

@@ -62,6 +62,12 @@ const READ_SECRETS = ["NPM_TOKEN", "SERVICEAPI_READ_TOKEN", "PULUMI_BACKEND_READ
 const WRITE_SECRETS = ["SERVICEAPI_TOKEN", "PULUMI_BACKEND_URL", "PGPASSWORD"];
 /** The drift check's token, which may update products (its read is an empty PATCH): only jobs in environment drift read it. */
 const DRIFT_SECRETS = ["SERVICEAPI_DRIFT_TOKEN"];
+/**
+ * The adoption preview's token, which may update products (an adoption's preview reads each product
+ * with an empty PATCH): only jobs in environment adoption read it — the one environment besides
+ * preview a pull request's job may name, as it requires a reviewer's approval before the job starts.
+ */
+const ADOPT_SECRETS = ["SERVICEAPI_ADOPT_TOKEN"];
 
 /** The contexts of each event the workflow is triggered by (`on:`), as GitHub gives them to `if:`. */
 const EVENTS: Record<string, { on: string; github: Record<string, unknown>; inputs: Record<string, unknown> }> = {
@@ -213,11 +219,11 @@ function violations(of: Workflow): string[] {
   for (const [job, body] of Object.entries(of.jobs)) {
     const secrets = secretsOf(body);
     if (canRun(of, job, "pull_request")) {
-      for (const secret of secrets.filter((s) => !READ_SECRETS.includes(s))) {
+      for (const secret of secrets.filter((s) => !READ_SECRETS.includes(s) && !ADOPT_SECRETS.includes(s))) {
         found.push(`${job}: can run on pull_request and reads secrets.${secret}`);
       }
       const environment = environmentOf(of, job, "pull_request");
-      if (environment !== undefined && environment !== "preview") {
+      if (environment !== undefined && environment !== "preview" && environment !== "adoption") {
         found.push(`${job}: can run on pull_request in environment ${environment}`);
       }
     }
@@ -229,6 +235,9 @@ function violations(of: Workflow): string[] {
       }
       for (const secret of secrets.filter((s) => DRIFT_SECRETS.includes(s))) {
         if (environment !== "drift") found.push(`${job}: reads secrets.${secret} outside environment drift (${event})`);
+      }
+      for (const secret of secrets.filter((s) => ADOPT_SECRETS.includes(s))) {
+        if (environment !== "adoption") found.push(`${job}: reads secrets.${secret} outside environment adoption (${event})`);
       }
     }
   }
@@ -242,8 +251,19 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
   });
 
   it("runs each job on the events it should, as its `if:` decides", () => {
-    expect(Object.keys(workflow.jobs)).toEqual(["plan", "preview", "report", "comment", "split", "up", "summary", "drift", "remediate"]);
-    expect(jobsOn(workflow, "pull_request")).toEqual(["comment", "plan", "preview", "report"]);
+    expect(Object.keys(workflow.jobs)).toEqual([
+      "plan",
+      "preview",
+      "preview-adoptions",
+      "report",
+      "comment",
+      "split",
+      "up",
+      "summary",
+      "drift",
+      "remediate",
+    ]);
+    expect(jobsOn(workflow, "pull_request")).toEqual(["comment", "plan", "preview", "preview-adoptions", "report"]);
     expect(jobsOn(workflow, "push")).toEqual(["plan", "split", "summary", "up"]);
     expect(jobsOn(workflow, "workflow_dispatch on main")).toEqual(["plan", "split", "summary", "up"]);
     expect(jobsOn(workflow, "schedule")).toEqual(["drift", "remediate"]);
@@ -256,6 +276,11 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
   it("no job that can run on pull_request reads a write secret or another environment than preview; no secret at the top level", () => {
     expect(violations(workflow)).toEqual([]);
     expect(secretsOf(workflow.jobs.preview)).toEqual(READ_SECRETS.slice().sort());
+    // The adoption preview: the read secrets, but the token that may update products instead of the read one.
+    expect(secretsOf(workflow.jobs["preview-adoptions"])).toEqual(
+      [...READ_SECRETS.filter((s) => s !== "SERVICEAPI_READ_TOKEN"), ...ADOPT_SECRETS].sort(),
+    );
+    expect(environmentOf(workflow, "preview-adoptions", "pull_request")).toBe("adoption");
     expect(secretsOf(workflow.jobs.up)).toEqual(["NPM_TOKEN", ...WRITE_SECRETS, "PULUMI_CONFIG_PASSPHRASE"].sort());
     expect(Object.keys(workflow.env ?? {}).sort()).toEqual(["PULUMI_SKIP_UPDATE_CHECK", "SERVICEAPI_BASE_URL"]);
   });
@@ -290,6 +315,19 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     dynamic.jobs.report!.steps[0]!.env = { ALL: "${{ toJSON(secrets) }}" };
     expect(violations(dynamic)).toContain("report: can run on pull_request and reads secrets.(every secret)");
 
+    // The adoption token in the ordinary preview job, or the adoption job in the preview environment.
+    const adoptInPreview = copy();
+    adoptInPreview.jobs.preview!.steps.find((s) => s.run?.includes("preview --stack"))!.env!.SERVICEAPI_TOKEN =
+      "${{ secrets.SERVICEAPI_ADOPT_TOKEN }}";
+    expect(violations(adoptInPreview)).toEqual([
+      "preview: reads secrets.SERVICEAPI_ADOPT_TOKEN outside environment adoption (pull_request)",
+    ]);
+    const unapproved = copy();
+    unapproved.jobs["preview-adoptions"]!.environment = "preview";
+    expect(violations(unapproved)).toEqual([
+      "preview-adoptions: reads secrets.SERVICEAPI_ADOPT_TOKEN outside environment adoption (pull_request)",
+    ]);
+
     const tagPinned = copy();
     tagPinned.jobs.preview!.steps[0]!.uses = "actions/checkout@v4";
     expect(violations(tagPinned)).toEqual(["preview: actions/checkout@v4 is not pinned by a commit SHA"]);
@@ -321,7 +359,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       Object.entries(workflow.jobs)
         .filter(([, b]) => b.steps.some((s) => s.uses?.startsWith("pulumi/actions@")))
         .map(([j]) => j),
-    ).toEqual(["plan", "preview", "split", "up", "drift", "remediate"]);
+    ).toEqual(["plan", "preview", "preview-adoptions", "split", "up", "drift", "remediate"]);
     const unpinned = copy();
     delete unpinned.jobs.drift!.steps.find((s) => s.uses?.startsWith("pulumi/actions@"))!.with;
     expect(problems(unpinned)).toEqual([`drift: ${PULUMI_ACTION} with pulumi-version undefined`]);
@@ -338,7 +376,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       b.steps.some((s) => /npx serviceapi-catalog (preview|up)\b/.test(s.run ?? "")),
     );
     expect(opaJobs.map(([j]) => j)).toEqual(toolJobs.map(([j]) => j));
-    expect(opaJobs.map(([j]) => j)).toEqual(["preview", "up", "remediate"]);
+    expect(opaJobs.map(([j]) => j)).toEqual(["preview", "preview-adoptions", "up", "remediate"]);
     for (const [, body] of opaJobs)
       expect(body.steps.find((s) => s.uses?.startsWith("open-policy-agent/"))!.with).toEqual({ version: "1.22.3" });
   });
@@ -391,6 +429,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
   it("previews and deploys are matrices over the plan's batches, guarded by its `any`, never fail-fast", () => {
     for (const [job, batches, any] of [
       ["preview", "preview-batches", "preview-any"],
+      ["preview-adoptions", "adoption-batches", "adoption-any"],
       ["up", "deploy-batches", "any"],
     ] as const) {
       expect(workflow.jobs[job]!.strategy).toEqual({
@@ -445,6 +484,7 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     expect(calls.map(([command]) => command).sort()).toEqual([
       "drift",
       "plan",
+      "preview",
       "preview",
       "report",
       "report",
@@ -505,22 +545,26 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
       any: unknown;
       preview: { any: unknown };
       moves: unknown[];
-      batches?: Record<string, unknown>;
+      batches?: Record<string, unknown[]>;
     };
     // Each filter of the workflow, as JavaScript; a filter not listed here fails, so a new one is checked too.
     const read: Record<string, (p: typeof plan) => unknown> = {
       ".batches.deploy": (p) => p.batches?.deploy,
       ".any": (p) => p.any,
-      ".batches.preview": (p) => p.batches?.preview,
-      ".preview.any": (p) => p.preview.any,
+      ".batches.previewReadOnly": (p) => p.batches?.previewReadOnly,
+      ".batches.previewReadOnly | length > 0": (p) => p.batches!.previewReadOnly!.length > 0,
+      ".batches.previewAdopting": (p) => p.batches?.previewAdopting,
+      ".batches.previewAdopting | length > 0": (p) => p.batches!.previewAdopting!.length > 0,
       ".moves | length > 0": (p) => p.moves.length > 0,
     };
     expect(filters.sort()).toEqual(Object.keys(read).sort());
     expect(Object.fromEntries(filters.map((f) => [f, read[f]!(plan)]))).toEqual({
       ".batches.deploy": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
       ".any": true,
-      ".batches.preview": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
-      ".preview.any": true,
+      ".batches.previewReadOnly": ["catalog-add-ons.all,catalog-legacy.all,catalog-plans.all"],
+      ".batches.previewReadOnly | length > 0": true,
+      ".batches.previewAdopting": [],
+      ".batches.previewAdopting | length > 0": false,
       ".moves | length > 0": false,
     });
     // The job outputs are the ones its steps write (the plan step's, and the approval the `last` step looks up).

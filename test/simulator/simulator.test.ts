@@ -5,7 +5,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { MIN_TOKEN_LENGTH } from "../../provider/client";
 import { MIN_TOKEN_LENGTH as SIMULATOR_MIN_TOKEN_LENGTH } from "../../simulator/seed";
-import { ACME_ONLY_TOKEN, DEFAULT_IDS, seedId } from "pulumi-serviceapi-simulator";
+import { ACME_ONLY_TOKEN, DEFAULT_IDS, READ_ONLY_TOKEN, seedId } from "pulumi-serviceapi-simulator";
 import { envelope, raw, simulator, siteRecord, until } from "../helpers";
 import { daysAhead } from "../support/time";
 
@@ -100,6 +100,32 @@ describe("simulator: authentication and access", () => {
       status: 404,
       body: envelope("not_found", "no endpoint GET /v1/nothing", sim),
     });
+  });
+
+  it("a read-only token lists; each of its writes is 403 naming the operation, and changes nothing", async () => {
+    const sim = await simulator();
+    const opts = { token: READ_ONLY_TOKEN };
+    expect((await raw(sim, "GET", "/v1/projects", opts)).status).toBe(200);
+    expect((await raw(sim, "GET", `/api/v1/public/sites?projectId=${P}`, opts)).status).toBe(200);
+    const { body: product } = await raw(sim, "POST", "/api/v1/public/products", { body: { title: "t", projectId: P } });
+    const writes: { op: string; method: "POST" | "PATCH"; path: string; body: unknown }[] = OPS.filter((o) => o.method !== "GET").map(
+      (o) => ({
+        op: o.op,
+        method: o.method,
+        path: o.path,
+        body: "body" in o ? o.body : {},
+      }),
+    );
+    writes.push({ op: "products.update", method: "PATCH", path: `/api/v1/public/products/${product.id}`, body: {} });
+    const before = sim.counts();
+    for (const w of writes) {
+      const version = OPS.find((o) => o.op === w.op)?.version ?? "2026-07-11";
+      expect(await raw(sim, w.method, w.path, { ...opts, version, body: w.body })).toMatchObject({
+        status: 403,
+        body: envelope("forbidden", `this token may only read: ${w.op} (${w.method}) needs a token that may write`, sim),
+      });
+    }
+    expect(sim.counts()).toEqual(before);
   });
 });
 

@@ -75,7 +75,15 @@ export async function previewAdoption(
   try {
     current = ctx.ledger.adoptionReads.get(productId) ?? (await ctx.client().updateProduct(productId, {}));
   } catch (error) {
-    if (isNotFound(error) || error instanceof PermissionDeniedError) {
+    // Refused, not missing: the token may not see the product's workspace — or may not update products, and so not read one.
+    if (error instanceof PermissionDeniedError) {
+      return (
+        `could not be read with this token: reading it (an empty PATCH, the API's only read) was answered 403 (${error.serverMessage}). ` +
+        "Previewing or making an adoption needs a token with access to the product's workspace that may update products; " +
+        "a token that may only read cannot (docs/catalog-workflow.md, the adoption preview)"
+      );
+    }
+    if (isNotFound(error)) {
       return (
         `names no product this token can see: reading it (an empty PATCH, the API's only read) was answered ${error.status}. ` +
         "Check the id, and that the token has access to the product's workspace"

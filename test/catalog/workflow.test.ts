@@ -217,6 +217,13 @@ function violations(of: Workflow): string[] {
     for (const secret of secretsOf(value)) found.push(`top-level ${key}: reads secrets.${secret}, which every job would see`);
   }
   for (const [job, body] of Object.entries(of.jobs)) {
+    // The registry's token while npm downloads, never while the packages' install scripts run.
+    body.steps.forEach((step, i) => {
+      if (!JSON.stringify(step).includes("NPM_TOKEN")) return;
+      if (step.run !== "npm ci --ignore-scripts") found.push(`${job}: NPM_TOKEN is in scope of \`${step.run ?? step.uses}\``);
+      else if (body.steps[i + 1]?.run !== "npm rebuild" || body.steps[i + 1]?.env !== undefined)
+        found.push(`${job}: \`npm ci --ignore-scripts\` is not followed by \`npm rebuild\` without secrets`);
+    });
     const secrets = secretsOf(body);
     if (canRun(of, job, "pull_request")) {
       for (const secret of secrets.filter((s) => !READ_SECRETS.includes(s) && !ADOPT_SECRETS.includes(s))) {
@@ -327,6 +334,14 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     expect(violations(unapproved)).toEqual([
       "preview-adoptions: reads secrets.SERVICEAPI_ADOPT_TOKEN outside environment adoption (pull_request)",
     ]);
+
+    // Install scripts with the registry's token in scope, or never run.
+    const scripted = copy();
+    scripted.jobs.preview!.steps.find((s) => s.run === "npm ci --ignore-scripts")!.run = "npm ci";
+    expect(violations(scripted)).toEqual(["preview: NPM_TOKEN is in scope of `npm ci`"]);
+    const unbuilt = copy();
+    unbuilt.jobs.up!.steps = unbuilt.jobs.up!.steps.filter((s) => s.run !== "npm rebuild");
+    expect(violations(unbuilt)).toEqual(["up: `npm ci --ignore-scripts` is not followed by `npm rebuild` without secrets"]);
 
     const tagPinned = copy();
     tagPinned.jobs.preview!.steps[0]!.uses = "actions/checkout@v4";
@@ -450,17 +465,17 @@ describe("the catalog tool's workflow (examples/catalog-tool/github-workflow.yml
     }
   });
 
-  it("Node.js 24; NPM_TOKEN only on `npm ci`; GH_TOKEN only where gh runs; no checkout keeps a token; the commenting job runs no repository code", () => {
+  it("Node.js 24; NPM_TOKEN only on `npm ci --ignore-scripts`; GH_TOKEN only where gh runs; no checkout keeps a token; the commenting job runs no repository code", () => {
     for (const [name, job] of Object.entries(workflow.jobs)) {
       for (const step of job.steps) {
         const json = JSON.stringify(step);
         if (json.includes("NPM_TOKEN"))
-          expect([name, step]).toEqual([name, { run: "npm ci", env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" } }]);
+          expect([name, step]).toEqual([name, { run: "npm ci --ignore-scripts", env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" } }]);
         if (step.env?.GH_TOKEN !== undefined) expect([name, step.run]).toEqual([name, expect.stringMatching(/\bgh (api|run|pr) /)]);
         if (/\bgh (api|run|pr) /.test(step.run ?? "")) expect([name, step.env?.GH_TOKEN]).toEqual([name, "${{ github.token }}"]);
         if (step.uses?.startsWith("actions/checkout@")) expect([name, step.with?.["persist-credentials"]]).toEqual([name, false]);
       }
-      if (job.steps.some((s) => s.run === "npm ci")) {
+      if (job.steps.some((s) => s.run === "npm ci --ignore-scripts")) {
         const node = job.steps.find((s) => s.uses?.startsWith("actions/setup-node@"));
         expect([name, String(node?.with?.["node-version"])]).toEqual([name, "24"]);
       }

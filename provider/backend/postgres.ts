@@ -91,6 +91,18 @@ export async function openPostgresBucket(target: PostgresTarget): Promise<{ buck
     const { rows } = await pool.query<{ relkind: string }>("SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", [target.table]);
     const materializedView = rows[0]?.relkind === "m";
     if (materializedView) await pool.query(`REFRESH MATERIALIZED VIEW ${target.table}`);
+    // No such table, where a read-only role keeps its view of the state under another name: a mistyped
+    // `table` parameter, which would otherwise read as a backend with no stacks (everything "to create").
+    if (rows.length === 0) {
+      const views = await pool.query<{ name: string }>(
+        "SELECT relname AS name FROM pg_class WHERE relkind = 'm' AND relnamespace = to_regnamespace(current_schema()) ORDER BY relname",
+      );
+      if (views.rows.length > 0)
+        throw new Error(
+          `its table \`${target.table}\` does not exist, and this role reads the state through the materialized view ` +
+            `${views.rows.map((v) => `\`${v.name}\``).join(", ")}: set the URL's table parameter to it (table=${views.rows[0]!.name})`,
+        );
+    }
     await bucket.read([]);
     return { bucket, materializedView };
   } catch (error) {

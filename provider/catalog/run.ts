@@ -107,9 +107,10 @@ export async function runPlanned(
     report.changes.push(...movesOf(plan, run, options.command));
     return report;
   });
-  // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and settings.
-  // Not for an up's preview for the policies: a stack left out would be a change the policies never saw.
-  const last = options.policyCheck === true ? undefined : readLast(options.workDir, options.command);
+  // Resume: after a run with failures, a re-run of the same command skips the stacks it finished with the same products and
+  // settings — for the commands that change things only. A preview or drift is a report (what a reviewer approves, what
+  // the nightly check exits with): a stack it skipped would show none of its changes, denials or drift.
+  const last = mutating ? readLast(options.workDir, options.command) : undefined;
   if (last !== undefined && !options.all && Object.values(last).some((r) => r.status !== "ok")) {
     for (const report of reports) {
       if (report.status === "ok" && last[report.stack]?.status === "ok" && last[report.stack]?.fingerprint === report.fingerprint)
@@ -131,10 +132,11 @@ export async function runPlanned(
   rmSync(scratch, { recursive: true, force: true });
   // One pacer for every process of every stack (the limit is the token's); each stack's URL carries its name, so it also counts each stack's requests.
   // With a store, the pacers of the other runners of this deploy (matrix jobs on other machines) pace together with it.
-  const warn = (message: string) => io.err(`serviceapi-catalog: warning: ${message}`);
+  // Said once per command: an up's preview for the policies leaves the store's notice and warning to the up after it.
+  const warn = (message: string) => (options.policyCheck === true ? undefined : io.err(`serviceapi-catalog: warning: ${message}`));
   const choice = options.rateLimit;
   const store = choice.kind === "postgres" ? await openRateLimitStore(choice, warn) : undefined;
-  if (store && !options.json)
+  if (store && !options.json && options.policyCheck !== true)
     io.err(`rate limit: shared with the other runners through ${store.name}; ${RATE_LIMIT_STORE_ENV}=off turns it off`);
   // After the scratch backend took its copy of the environment: only the team's backend's checkpoints are compressed.
   await workspaces.compressCheckpoints(plan.discovery.backend.postgres !== undefined);
@@ -227,7 +229,7 @@ export async function runPlanned(
     await pacer.close();
     rmSync(scratch, { recursive: true, force: true });
   }
-  if (options.policyCheck !== true) writeLast(options.workDir, options.command, reports);
+  if (mutating) writeLast(options.workDir, options.command, reports);
   const stats = pacer.stats();
   const rateLimit: RateLimitReport = {
     shared: store ? "postgres" : "none",

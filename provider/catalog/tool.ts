@@ -5,7 +5,7 @@
  * (`report.ts`). `recover`, `drift --write` and `import` act on what discover found (`recover.ts`,
  * `write-back.ts`, `import.ts`). This file only wires them per command and decides the exit code.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { readSettings } from "../resources/settings";
 import type { CatalogChange } from "./catalog";
@@ -270,7 +270,8 @@ async function planAndRun(
     parallel: options.parallel,
     all: options.all,
     refresh: options.refresh,
-    settings: fingerprintSettings(options),
+    // The state backend too: a re-run against another backend (a URL fixed after a failure) runs every stack there.
+    settings: { ...fingerprintSettings(options), PULUMI_BACKEND_URL: discovery.backend.url },
     found: { projects: projects.ids, sites: projects.sites },
     json: options.json,
     rateLimit,
@@ -590,6 +591,9 @@ export function runReport(files: string[], io: Output): number {
   if (files.length === 0)
     throw new CatalogError("report: give the JSON files the matrix jobs wrote (serviceapi-catalog preview --stack NAME --json > FILE)");
   const runs = files.map((file) => {
+    // A matrix job that failed before writing, or an artifact that was not downloaded: said as what it is.
+    if (!existsSync(file))
+      throw new CatalogError(`report: ${file} does not exist (a job that wrote no report, or an artifact not downloaded)`);
     try {
       const run = JSON.parse(readFileSync(file, "utf8")) as RunReport;
       if (!Array.isArray(run.results)) throw new Error("no results");

@@ -350,5 +350,14 @@ describe("shown: a value as the report prints it", () => {
     expect(() => runReport([file, file], { out: () => {}, err: () => {} })).toThrow(
       `report: catalog-a.all is in ${file} and in ${file}: give each job's report once`,
     );
+    // A job that wrote nothing (or an artifact not downloaded), and a file that is not a report: each said as what it is.
+    writeFileSync(join(dir, "other.json"), "{}");
+    const io = { out: () => {}, err: () => {} };
+    expect(() => runReport([join(dir, "missing.json")], io)).toThrow(
+      `report: ${join(dir, "missing.json")} does not exist (a job that wrote no report, or an artifact not downloaded)`,
+    );
+    expect(() => runReport([join(dir, "other.json")], io)).toThrow(
+      `report: ${join(dir, "other.json")} is not a report serviceapi-catalog wrote with --json`,
+    );
   });
 });

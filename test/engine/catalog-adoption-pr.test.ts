@@ -105,10 +105,26 @@ describe("the day-one import's pull request: read-only previews and the approved
         `  error: old-0: pulumi-nodejs:dynamic/serviceapi:Product resource 'old-0' has a problem: adoptId could not be read with this token: ` +
           "reading it (an empty PATCH, the API's only read) was answered 403 (this token may only read: products.update (PATCH) needs a token " +
           "that may write). Previewing or making an adoption needs a token with access to the product's workspace that may update products; " +
-          "a token that may only read cannot (docs/catalog-workflow.md, the adoption preview)",
+          "a token that may only read cannot (docs/catalog-workflow.md#day-one-the-import-pull-request)",
       );
       expect(live()).toBe(before);
     });
+
+    await step(
+      "5b. a whole preview with the read token fails on that stack; run again with the adoption token, it previews every stack",
+      async () => {
+        const failed = await user.tool(["preview"], { SERVICEAPI_TOKEN: READ_ONLY_TOKEN });
+        expect(failed.code).toBe(1);
+        // Not resumed: a preview is what the reviewer approves, so no stack is skipped as "done in the run before".
+        const again = await user.tool(["preview"]);
+        expect(again.code, again.stdout + again.stderr).toBe(0);
+        expect(reportLines(again.stdout).filter((l) => /^catalog-/.test(l))).toEqual([
+          "catalog-a.all (2 products): no changes; 0 request(s), N s",
+          `${ADOPTING} (3 products, a new stack): 3 to adopt; 3 request(s), N s`,
+          "catalog-b.all (2 products): no changes; 0 request(s), N s",
+        ]);
+      },
+    );
 
     await step("6. the pull request's comment: both jobs' reports combined, every stack", async () => {
       const report = await user.tool(["report", "report-0.json", "adoption-report-0.json"]);

@@ -22,6 +22,9 @@ import { step } from "./suite";
 const TABLE = "catalog_state";
 const ROLE = "catalog_preview";
 const SQL = join(REPO, "examples", "catalog-tool", "read-only-role.sql");
+/** What the script's guard says of a change the role tries (after what it tried). */
+const GUARD =
+  "it reads the state (examples/catalog-tool/read-only-role.sql); if this is Pulumi opening the backend, check the URL's table parameter";
 
 describe("a read-only PostgreSQL role for the pull-request jobs", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const state = postgresForSuite();
@@ -64,6 +67,9 @@ describe("a read-only PostgreSQL role for the pull-request jobs", { timeout: ENG
       const preview = await user.tool(["preview"], reader);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       shown = reportLines(preview.stdout);
+      // The deploy's shared rate limit (public.serviceapi_rate_limit): the role's runs pace with it, no warning.
+      expect(preview.stderr).toContain("rate limit: shared with the other runners through PostgreSQL at ");
+      expect(preview.stderr).not.toContain("warning");
       expect(shown).toEqual(reportLines(asOwner.stdout));
       expect(shown.slice(1, 6)).toEqual([
         "catalog-a.all (4 products): 1 to create, 1 to update; 0 request(s), N s",
@@ -132,6 +138,13 @@ describe("a read-only PostgreSQL role for the pull-request jobs", { timeout: ENG
           [`DROP TABLE public.${TABLE} CASCADE`]: `must be owner of table ${TABLE}`,
           [`ALTER TABLE public.${TABLE} RENAME TO gone`]: `must be owner of table ${TABLE}`,
           [`CREATE TABLE public.${TABLE}_copy (key text)`]: "permission denied for schema public",
+          // Its own view, which it owns: dropped and replaced by a table of its making, later runs would read that as the state.
+          [`DROP MATERIALIZED VIEW ${TABLE}`]: `${ROLE} may not drop anything: it reads the state (examples/catalog-tool/read-only-role.sql)`,
+          [`CREATE TABLE ${ROLE}.fake (key text)`]: `${ROLE} may not CREATE TABLE ${ROLE}.fake: ${GUARD}`,
+          [`CREATE TEMP TABLE fake (key text)`]: `${ROLE} may not CREATE TABLE pg_temp.fake: ${GUARD}`,
+          [`ALTER MATERIALIZED VIEW ${TABLE} RENAME TO gone`]: `${ROLE} may not ALTER MATERIALIZED VIEW ${ROLE}.gone: ${GUARD}`,
+          [`CREATE INDEX ON ${TABLE} (updated_at)`]: `${ROLE} may not CREATE INDEX ${ROLE}.${TABLE}_updated_at_idx: ${GUARD}`,
+          [`GRANT SELECT ON ${TABLE} TO PUBLIC`]: `${ROLE} may not GRANT : ${GUARD}`,
         };
         const answers: Record<string, string> = {};
         for (const sql of Object.keys(writes)) answers[sql] = await refusal(sql);
@@ -141,6 +154,20 @@ describe("a read-only PostgreSQL role for the pull-request jobs", { timeout: ENG
       }
       expect(await stateDigest()).toBe(before);
     });
+
+    await step(
+      "5b. a read URL whose table parameter is mistyped: refused in one line naming the role's view, not read as an empty backend",
+      async () => {
+        const typo = await user.tool(["preview"], { PULUMI_BACKEND_URL: readUrl().replace(`table=${TABLE}`, "table=catalog_stat") });
+        expect([typo.code, typo.stdout, typo.stderr.trim().split("\n").at(-1)]).toEqual([
+          2,
+          "",
+          `serviceapi-catalog: the state backend ${readUrl().replace(`table=${TABLE}`, "table=catalog_stat")} cannot be read: its table ` +
+            `\`catalog_stat\` does not exist, and this role reads the state through the materialized view \`${TABLE}\`: set the URL's ` +
+            `table parameter to it (table=${TABLE}) (check PULUMI_BACKEND_URL)`,
+        ]);
+      },
+    );
 
     await step("6. the change deployed (owner's URL): the read role's next preview sees it, nothing to do", async () => {
       const up = await user.tool(["up"], owner);

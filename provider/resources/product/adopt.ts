@@ -80,7 +80,7 @@ export async function previewAdoption(
       return (
         `could not be read with this token: reading it (an empty PATCH, the API's only read) was answered 403 (${error.serverMessage}). ` +
         "Previewing or making an adoption needs a token with access to the product's workspace that may update products; " +
-        "a token that may only read cannot (docs/catalog-workflow.md, the adoption preview)"
+        "a token that may only read cannot (docs/catalog-workflow.md#day-one-the-import-pull-request)"
       );
     }
     if (isNotFound(error)) {

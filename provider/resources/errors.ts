@@ -111,7 +111,14 @@ export type OperationKind = "read" | "remove" | "other";
 function configurationAdvice(error: unknown, ctx: ProviderContext | undefined, kind: OperationKind): string | undefined {
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
     const origin = ctx?.origin("token");
-    const refused = error instanceof AuthenticationError ? "The service refused the token" : "The token may not do this";
+    // A refresh's or drift check's read of a product is an empty PATCH: a token that may only read is refused it.
+    const readsByPatch = error instanceof PermissionDeniedError && error.operation === "products.update" && kind === "read";
+    const refused =
+      error instanceof AuthenticationError
+        ? "The service refused the token"
+        : readsByPatch
+          ? "The token may not do this (a product is read with an empty PATCH, the API's only read of one, so the token must be allowed to update products)"
+          : "The token may not do this";
     if (origin?.from === "env") return `${refused}: it is ${origin.name} in the environment \`pulumi\` runs in; set the right one there.`;
     if (origin?.from === "argument") return `${refused}: it is ${origin.name}; check what the program passes.`;
     if (origin === undefined) {

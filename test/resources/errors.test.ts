@@ -4,7 +4,7 @@
  * refusal and a bug are told apart by class, and a bug says where to report it.
  */
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, ConfigError } from "../../provider/client";
+import { AuthenticationError, ConfigError, PermissionDeniedError } from "../../provider/client";
 import { PartialFailure, ProviderError, UserError, adviseOnFailure, isBug, withAdvice } from "../../provider/resources/errors";
 
 const unauthorized = () =>
@@ -20,6 +20,32 @@ const unauthorized = () =>
   });
 
 describe("errors", () => {
+  it("a product's read refused (a token that may only read): the advice says the read is an empty PATCH", async () => {
+    const refused = (operation: "products.update" | "sites.update") =>
+      new PermissionDeniedError({
+        operation,
+        method: "PATCH",
+        status: 403,
+        envelope: { code: "forbidden", message: "this token may only read", doc_url: "https://docs.example/403" },
+        bodyText: "",
+        requestId: "req-2",
+        retryAfterMs: undefined,
+        mayHaveSucceeded: false,
+      });
+    const advice = async (kind: "read" | "other", operation: "products.update" | "sites.update") =>
+      (
+        (await adviseOnFailure(kind, async () => {
+          throw refused(operation);
+        })().catch((e: unknown) => e)) as { advice: string }
+      ).advice;
+    expect(await advice("read", "products.update")).toMatch(
+      /^The token may not do this \(a product is read with an empty PATCH, the API's only read of one, so the token must be allowed to update products\)/,
+    );
+    // An update refused, or another record's: the plain words.
+    expect(await advice("other", "products.update")).toMatch(/^The token may not do this[.:]/);
+    expect(await advice("read", "sites.update")).toMatch(/^The token may not do this[.:]/);
+  });
+
   it("the configuration advice keeps the client's error whole, and is added once", async () => {
     const original = unauthorized();
     const failing = adviseOnFailure("read", async () => {

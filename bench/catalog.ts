@@ -134,6 +134,8 @@ interface ToolRun {
   treeRss: number;
   /** The largest one process's peak. */
   processRss: number;
+  /** Which process that was: its program and first argument (`node …/bin.js up`: the tool itself). */
+  processRssOf: string;
   /** CPU time of the tool and every process below it: on a quiet machine of C cores the run takes at least this ÷ C. */
   cpuMs: number;
   /** The same by kind of process (bench/process-watch.ts's roles; "other": the `pulumi` CLIs and their language hosts). */
@@ -142,6 +144,17 @@ interface ToolRun {
   processes: ProcessFigures[];
   /** CPU time of the bench's own process meanwhile: the in-process simulator answering the run (and the watcher's polls). */
   simulatorCpuMs: number;
+}
+
+/** The process with the largest peak, as its program's name and first two arguments' names (`node bin.js up`). */
+function largestOf(processes: ProcessFigures[]): string {
+  const largest = processes.reduce<ProcessFigures | undefined>((a, p) => (a === undefined || p.peakRss > a.peakRss ? p : a), undefined);
+  if (largest === undefined) return "none";
+  return largest.command
+    .split(/\s+/)
+    .slice(0, 3)
+    .map((part) => part.split("/").pop())
+    .join(" ");
 }
 
 /** CPU time summed by kind of process. */
@@ -256,6 +269,7 @@ class Tool {
       stderr,
       treeRss: watch.peakTreeRss(),
       processRss: Math.max(0, ...processes.map((p) => p.peakRss)),
+      processRssOf: largestOf(processes),
       cpuMs: processes.reduce((sum, p) => sum + p.cpuMs, 0),
       cpuByRole: cpuByRole(processes),
       processes,
@@ -407,7 +421,7 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
         `by process: ${cpuParts(up.run)}`,
     );
     console.log(
-      `   peak RSS of the run (the tool and every process below it, at once): ${mb(up.run.treeRss)}; largest one process ${mb(up.run.processRss)}`,
+      `   peak RSS of the run (the tool and every process below it, at once): ${mb(up.run.treeRss)}; largest one process ${mb(up.run.processRss)} (${up.run.processRssOf})`,
     );
 
     const state = stateOfStacks(join(root, "state"), up.report.results.length);

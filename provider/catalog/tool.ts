@@ -202,7 +202,9 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   io.out(
     `${discovery.change === undefined && options.stacks.length === 0 ? "stacks" : "stacks this change touches"}:${stacks.length === 0 ? " none" : ""}`,
   );
-  for (const run of deploy.runs) io.out(`  ${run.name} (${countsText(countByKind(run.items))})`);
+  // A stack the backend does not have yet is marked, as preview marks it (in a fresh backend the first line says it of all).
+  for (const run of deploy.runs)
+    io.out(`  ${run.name} (${countsText(countByKind(run.items))}${run.exists || fresh ? "" : ", a new stack"})`);
   if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
     io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   if (adopting.length > 0) {

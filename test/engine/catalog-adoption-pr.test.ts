@@ -59,6 +59,7 @@ describe("the day-one import's pull request: read-only previews and the approved
         previewAdopting: [ADOPTING],
       });
       const text = await user.tool(["plan"]);
+      expect(text.stdout.split("\n")).toContain(`  ${ADOPTING} (3 products, a new stack)`);
       expect(text.stdout.split("\n")).toContain(
         `taking products over (adoptId), so their preview reads each with an empty PATCH and needs a token that may update products: ${ADOPTING} (3)`,
       );

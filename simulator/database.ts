@@ -68,7 +68,7 @@ ${createTable("tasks")}
 
 const TABLES = ["tasks", "products", "sites", "projects", "tokens", "workspaces"];
 
-/** A field's column: its name in snake case (`externalCheckoutUrl` → `external_checkout_url`). */
+/** A field's column: its name in snake case (`projectId` → `project_id`). */
 function column(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

@@ -138,7 +138,9 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   const preview = planned(discovery, options, "preview");
   const stacks = deploy.runs.map((r) => r.name);
   const previewStacks = preview.runs.map((r) => r.name);
-  const adopting = preview.runs.filter((r) => r.adopting.length > 0).map((r) => r.name);
+  // The stacks whose preview reads products it takes over (a token that may update products), and the rest.
+  const adoptingRuns = preview.runs.filter((r) => r.adopting.length > 0);
+  const adopting = adoptingRuns.map((r) => r.name);
   // What stops a stack: what its up would meet (the deploy's plan), so plan, preview and up name the same reasons.
   const blocked = [...new Set([...deploy.runs, ...preview.runs].map((r) => r.name))]
     .map((stack) => ({
@@ -163,7 +165,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
         deploy: batches(stacks, options.batchSize),
         preview: batches(previewStacks, options.batchSize),
         previewReadOnly: batches(
-          preview.runs.filter((r) => r.adopting.length === 0).map((r) => r.name),
+          previewStacks.filter((name) => !adopting.includes(name)),
           options.batchSize,
         ),
         previewAdopting: batches(adopting, options.batchSize),
@@ -208,7 +210,7 @@ export async function runPlan(options: ToolOptions, workspaces: Workspaces, io: 
   if (deploy.moves.length > 0 && previewStacks.join() !== stacks.join())
     io.out(`a preview (or drift) runs before the moves, on: ${previewStacks.length === 0 ? "none" : previewStacks.join(", ")}`);
   if (adopting.length > 0) {
-    const counts = preview.runs.filter((r) => r.adopting.length > 0).map((r) => `${r.name} (${r.adopting.length})`);
+    const counts = adoptingRuns.map((r) => `${r.name} (${r.adopting.length})`);
     io.out(
       `taking products over (adoptId), so their preview reads each with an empty PATCH and needs a token that may update products: ${counts.join(", ")}`,
     );

@@ -18,7 +18,7 @@ import * as log from "@pulumi/pulumi/log"; // by module: see resource-props.ts
 import { Failures, ILL_FORMED, UNKNOWN, checkInputs } from "../resources/checks";
 import type { ResourceFields } from "../resources/field-table";
 
-/** Problems of the resources declared since the last report: `Product "plan1": externalCheckoutUrl must be …`. */
+/** Problems of the resources declared since the last report: `Product "plan1": title must be …`. */
 const pending: string[] = [];
 let resources = 0;
 

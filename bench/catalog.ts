@@ -8,7 +8,8 @@
  *     (do-nothing stacks of the same sizes, the same parallelism and backend, each created and then `up`
  *     as the tool's are; and the bare CLI's: `pulumi stack init`, `pulumi up --yes --skip-preview` per
  *     stack) and where each one's CPU went (by kind of process, the `pulumi` processes by command, the
- *     in-process simulator); a pull request that
+ *     in-process simulator); the same `up` keeping Pulumi's checkpoints, in a backend of its own (what
+ *     skipping them saves); a pull request that
  *     changes 2 products (`plan --base` and `preview --base`: time, writes, the stacks it ran); a
  *     no-change `preview` of every stack beside the do-nothing floor's previews at the same stack
  *     sizes; `drift` with the simulator limited to 20 requests/s against the rate's floor, and the
@@ -31,7 +32,7 @@
  *     100) against one request per site.
  *
  *   node dist/bench/catalog.js [--products N] [--anchor N] [--stack-size N] [--parallel N] [--drift-parallel N] [--rate N] [--quick]
- *                              [--sites N] [--tasks N] [--skip anchor,pr,preview,floor,drift,postgres,runners,kinds]
+ *                              [--sites N] [--tasks N] [--skip anchor,pr,preview,floor,checkpoints,drift,postgres,runners,kinds]
  *                              [--growth N1,N2,…] [--growth-only]
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -59,7 +60,7 @@ const PER_FILE = 100;
 const CHANGED = [1, 2];
 /** The matrix jobs of section d). */
 const RUNNERS = 4;
-const SECTIONS = ["anchor", "pr", "preview", "floor", "drift", "postgres", "runners", "kinds"] as const;
+const SECTIONS = ["anchor", "pr", "preview", "floor", "checkpoints", "drift", "postgres", "runners", "kinds"] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Options {
@@ -438,6 +439,7 @@ async function fileBackend(options: Options, cliBin: string, anchorRun: StackRun
       await upFloor(sizes, parallel, up.run);
       await bareCliFloor(sizes, parallel, up.run);
     }
+    if (!options.skip.has("checkpoints")) await checkpointsKept(options, cliBin, up.run);
 
     const prMs = options.skip.has("pr") ? undefined : await pullRequest(tool, sim, root, options);
 
@@ -725,6 +727,31 @@ async function floor(sim: Simulator, sizes: number[], toolMs: number, toolStackM
       `(${distinct.length} distinct sizes measured); the tool ${sec(toolMs)} wall = ${(toolMs / sum).toFixed(2)}x (target ≤ 1.2x), ` +
       `Σ per-stack ${(toolStackMs / sum).toFixed(2)}x`,
   );
+}
+
+/**
+ * The same first `up` with Pulumi's checkpoints kept (`PULUMI_SKIP_CHECKPOINTS=false`: a state write
+ * after every step, as on PostgreSQL), in a backend and simulator of its own: what skipping them
+ * with the journal beside the state (provider/catalog/run.ts) saves, measured in the same run.
+ */
+async function checkpointsKept(options: Options, cliBin: string, skipped: ToolRun): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "bench-catalog-checkpoints-"));
+  const sim = await startSimulator({ port: 0, requestLogLimit: 10 * options.products + 10_000 });
+  try {
+    writeCatalog(join(root, "catalog"), options.products);
+    mkdirSync(join(root, "state"));
+    const tool = new Tool(root, sim, `file://${join(root, "state")}`, cliBin, options, undefined, { PULUMI_SKIP_CHECKPOINTS: "false" });
+    const up = await tool.report(["up"]);
+    expectClean("up with checkpoints", up.report, options.products);
+    console.log(
+      `   the same up keeping Pulumi's checkpoints (PULUMI_SKIP_CHECKPOINTS=false): ${sec(up.run.ms)}; skipping them ` +
+        `(the default here) ${sec(skipped.ms)} = ${(skipped.ms / up.run.ms).toFixed(2)}x; CPU ${sec(up.run.cpuMs)} → ${sec(skipped.cpuMs)}; ` +
+        `by process: ${cpuParts(up.run)}`,
+    );
+  } finally {
+    await sim.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -129,6 +129,19 @@ export class CliBackend implements StateBackend {
     return Promise.resolve([]);
   }
 
+  /** The tool keeps no journal beside a state it reads through the CLI: its `up` keeps Pulumi's checkpoints there. */
+  journalPath(_ref: StackRef): string | undefined {
+    return undefined;
+  }
+
+  journal(_ref: StackRef): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  removeJournal(_ref: StackRef): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -6,7 +6,7 @@
  */
 import { checkpointState, lockOf } from "./checkpoint";
 import { StateBackendError } from "./errors";
-import { META_KEY, STACKS_PREFIX, checkpointKeys, isDiyRef, layoutOf, lockPrefix, stacksOf } from "./layout";
+import { META_KEY, STACKS_PREFIX, checkpointKeys, isDiyRef, journalKey, layoutOf, lockPrefix, stacksOf } from "./layout";
 import { fullName, type PostgresTarget, type StackLock, type StackRef, type StackState, type StateBackend } from "./model";
 
 export interface Blob {
@@ -28,6 +28,10 @@ export interface Bucket {
   emptyAttributes?(keys: readonly string[]): Promise<string[]>;
   /** Removes the side files of attributes of `keys`. */
   removeAttributes?(keys: readonly string[]): Promise<void>;
+  /** The file a key is, where the store is a folder (a process may append to it); none for other stores. */
+  pathOf?(key: string): string;
+  /** Removes the blobs `keys` (those that exist). */
+  remove?(keys: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,6 +94,23 @@ export class DiyBackend implements StateBackend {
       bucket.removeAttributes!(found.map((key) => key.slice(0, -".attrs".length))),
     );
     return found;
+  }
+
+  journalPath(ref: StackRef): string | undefined {
+    return isDiyRef(ref) ? this.bucket.pathOf?.(journalKey(ref)) : undefined;
+  }
+
+  async journal(ref: StackRef): Promise<string | undefined> {
+    // Only a folder ever holds one (`journalPath`): no read per stack of a database.
+    if (!isDiyRef(ref) || this.bucket.pathOf === undefined) return undefined;
+    const [blob] = await this.#do(`reading the create journal of ${fullName(ref)}`, () => this.bucket.read([journalKey(ref)]));
+    return blob?.data.toString("utf8");
+  }
+
+  async removeJournal(ref: StackRef): Promise<void> {
+    if (!isDiyRef(ref) || this.bucket.remove === undefined) return;
+    const bucket = this.bucket;
+    await this.#do(`removing the create journal of ${fullName(ref)}`, () => bucket.remove!([journalKey(ref)]));
   }
 
   close(): Promise<void> {

@@ -6,7 +6,7 @@
  * user's home), a relative path against the working directory; query parameters (`?no_tmp_dir=true`)
  * say how Pulumi writes, not where, and are ignored.
  */
-import { readdir, open, stat, unlink } from "node:fs/promises";
+import { readdir, open, rm, stat, unlink } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import type { Blob, Bucket } from "./diy";
@@ -61,6 +61,14 @@ class FileBucket implements Bucket {
 
   async removeAttributes(keys: readonly string[]): Promise<void> {
     await Promise.all(keys.map((key) => unlink(`${this.#path(key)}${ATTRS}`)));
+  }
+
+  pathOf(key: string): string {
+    return this.#path(key);
+  }
+
+  async remove(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => rm(this.#path(key), { force: true })));
   }
 
   close(): Promise<void> {

@@ -6,6 +6,7 @@
  * package's other layers, and they import it through this file only (eslint.config.mjs).
  */
 export { fullName } from "./model";
+export { DIY_ORGANIZATION } from "./layout";
 export type { OpenOptions, PendingOperation, StackLock, StackRef, StackState, StateBackend, StateResource } from "./model";
 export { StateBackendError, maskText } from "./errors";
 export { openStateBackend } from "./open";

@@ -86,6 +86,18 @@ export function checkpointKeys(ref: StackRef): string[] {
   return [base, `${base}.gz`, `${base}.zst`];
 }
 
+/**
+ * Where the catalog tool keeps a stack's create journal while an `up` that skips Pulumi's
+ * intermediate checkpoints runs (provider/catalog/run.ts says why): beside the state, so that it is
+ * kept, copied and lost with it, and whatever runner recovers the stack finds it. Outside
+ * `.pulumi/stacks/`, which Pulumi lists.
+ */
+export function journalKey(ref: StackRef): string {
+  return ref.project === ""
+    ? `.pulumi/serviceapi/journal/${ref.stack}.jsonl`
+    : `.pulumi/serviceapi/journal/${ref.project}/${ref.stack}.jsonl`;
+}
+
 /** The folder of a stack's lock files, with its trailing slash. */
 export function lockPrefix(ref: StackRef): string {
   return ref.project === "" ? `${LOCKS_PREFIX}${ref.stack}/` : `${LOCKS_PREFIX}${DIY_ORGANIZATION}/${ref.project}/${ref.stack}/`;

@@ -74,6 +74,16 @@ export interface StateBackend {
    * (`failed to load checkpoint: EOF`). Keys relative to the backend's root; [] for other backends.
    */
   unreadable(ref: StackRef): Promise<string[]>;
+  /**
+   * The file a stack's create journal is appended to while the catalog tool's `up` skips Pulumi's
+   * intermediate checkpoints (`layout.ts`: `journalKey`): only where the backend is a folder.
+   * Elsewhere undefined, and the tool keeps the checkpoints.
+   */
+  journalPath(ref: StackRef): string | undefined;
+  /** That journal's text, if there is one (a run that skipped the checkpoints did not finish). */
+  journal(ref: StackRef): Promise<string | undefined>;
+  /** Removes it (the run's creates are in the state, or `recover` took them in). */
+  removeJournal(ref: StackRef): Promise<void>;
   /** Removes what `unreadable` found (an `.attrs` file only holds a content type and an MD5, which Pulumi does without); returns the keys removed. */
   repair(ref: StackRef): Promise<string[]>;
   close(): Promise<void>;

@@ -188,4 +188,8 @@ export type Recovery =
   | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
   | { code: "create-anew"; key: string }
   | { code: "cleared"; operations: string[] }
+  /** A create the killed run sent (its journal names it) of a key the catalog no longer declares: not taken in; the stack stays blocked. */
+  | { code: "undeclared"; key: string; id?: string; stack: string }
+  /** The journal beside the state of a run that skipped the checkpoints, removed: the state has all it held. */
+  | { code: "journal-removed"; file: string }
   | { code: "nothing" };

@@ -17,10 +17,11 @@ import {
   type StateResource,
 } from "../backend";
 import { recordedProductId } from "../resources/product/recorded";
+import { readJournal, type Journal } from "../resources/tool-protocol";
 import { isUnconfirmed } from "../resources/unconfirmed";
 import { compareCatalogs, readCatalog, readCatalogAt, type Catalog, type CatalogChange } from "./catalog";
 import { CatalogError } from "./errors";
-import { kindOf, type Kind } from "./kinds";
+import { KIND, KINDS, kindOf, type Kind } from "./kinds";
 import { parseStackName, type StackId } from "./layout";
 
 /** A record (a product, a site, a task) as a catalog stack's state holds it. */
@@ -44,6 +45,11 @@ export interface Pending {
   /** Pulumi's pending operation: `creating`, `updating`, `deleting`, … */
   op: string;
   inputs: Record<string, unknown>;
+  /**
+   * Named by the create journal beside the state, not by the state: a run that skipped Pulumi's
+   * checkpoints was killed after sending the create (`recover` takes it in with a targeted up).
+   */
+  journaled?: true;
 }
 
 /** A catalog stack as the backend holds it. */
@@ -60,6 +66,8 @@ export interface StackFacts {
   locks: StackLock[];
   /** Why its state cannot be read (a checkpoint cut off by a kill), if it cannot. */
   damaged?: string;
+  /** The create journal beside the state: a run that skipped Pulumi's checkpoints and did not finish (run.ts). */
+  journal?: Journal;
 }
 
 /** A product another stack records: which stack, and under which name. */
@@ -159,12 +167,15 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
           outputs: r.outputs,
         });
       }
-      const pending = state.pending.flatMap((op) => {
+      const pending: Pending[] = state.pending.flatMap((op) => {
         const kind = kindOf(op.resource);
         return kind === undefined
           ? []
           : [{ key: keyOf(op.resource.urn), kind, urn: op.resource.urn, op: op.type, inputs: op.resource.inputs }];
       });
+      const text = await backend.journal(ref);
+      const journal = text === undefined ? undefined : readJournal(text);
+      if (journal !== undefined) pending.push(...journaledCreates(ref, journal, records, pending));
       stacks.set(ref.stack, {
         name: ref.stack,
         fullName: fullName(ref),
@@ -173,6 +184,7 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
         records,
         pending,
         locks: await backend.locks(ref),
+        ...(journal !== undefined && { journal }),
         ...(unreadable.length > 0 && {
           damaged: `${unreadable.join(", ")} is empty, and Pulumi's CLI fails with "failed to load checkpoint: EOF"`,
         }),
@@ -197,6 +209,29 @@ export async function discover(options: DiscoverOptions, note: (line: string) =>
   } finally {
     await backend.close();
   }
+}
+
+/**
+ * The creates a killed run that skipped the checkpoints sent and the state does not record: each
+ * key its journal names (sent, or answered) that the state holds no record of. A key the state
+ * holds was recorded after all (the run ended, and the tool was killed before it removed the journal).
+ */
+function journaledCreates(ref: StackRef, journal: Journal, records: Map<string, Deployed>, pending: Pending[]): Pending[] {
+  const out: Pending[] = [];
+  const types = new Map([...journal.creating.values(), ...journal.created.values()].map((r) => [r.name, r.type]));
+  for (const [key, type] of types) {
+    const kind = KINDS.find((k) => KIND[k].resource === type);
+    if (kind === undefined || records.has(key) || pending.some((p) => p.key === key)) continue;
+    out.push({
+      key,
+      kind,
+      urn: `urn:pulumi:${ref.stack}::${ref.project}::${KIND[kind].type}::${key}`,
+      op: "creating",
+      inputs: {},
+      journaled: true,
+    });
+  }
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** A product's key: the last part of its URN (its logical name). */

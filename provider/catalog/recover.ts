@@ -19,12 +19,12 @@
  * - **other pending operations** (an update or delete in flight), dropped: their resources are in the state.
  * No request creates or changes a record: a targeted refresh reads the products taken in by id.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { openStateBackend, type OpenOptions, type StateResource } from "../backend";
 import { isUuid } from "../contract/schemas";
-import { readCreated } from "../resources/tool-protocol";
+import { readCreated, takeInText, TOOL_ENV } from "../resources/tool-protocol";
 import { UNCONFIRMED, isUnconfirmed, placeholderId, unconfirmed } from "../resources/unconfirmed";
 import { ServiceApiClient, type ClientOptions } from "../client";
 import type { LockHolder, Manager, Recovery } from "./changes";
@@ -34,8 +34,10 @@ import { kindOf } from "./kinds";
 import { CatalogError } from "./errors";
 import { lostCreate } from "./plan";
 import { statFields } from "./reaper";
+import { resolveProjects } from "./projects";
 import { describeRecovery } from "./report";
-import type { Output } from "./run";
+import { programItem, type Output } from "./run";
+import { meaningfulLines } from "./stack-run";
 import type { Workspaces } from "./workspace";
 
 export interface RecoverOptions {
@@ -50,6 +52,8 @@ export interface RecoverOptions {
   logs: string[];
   /** The client's settings, for the reads that check an id a log gave. */
   settings: ClientOptions;
+  /** The tool's work folder (the take-in files of a targeted up). */
+  workDir: string;
 }
 
 /** What recover did to one stack, for the report and the exit code. */
@@ -123,10 +127,21 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
 
     // 2. Pending creates and lost creates: each taken into the state — by its id where one was recorded, then read; or as a placeholder.
     const ids = known.get(facts.name) ?? new Map<string, KnownId>();
+    // The journal beside the state (a run that skipped the checkpoints) is this stack's own, whatever runner ran it.
+    for (const [key, created] of facts.journal?.created ?? []) ids.set(key, { id: created.id });
     // An id from a log a person gave is checked first: a pasted line of another stack's product must not be taken over here.
     for (const line of await vetLogIds(facts, ids, discovery, options)) result.lines.push(line);
     const lostWithId = [...facts.records.values()].filter((d) => d.unconfirmed && ids.has(d.key));
-    if (facts.pending.length > 0 || lostWithId.length > 0) result.lines.push(...(await takeIn(workspaces, facts, ids, discovery)));
+    if (facts.pending.some((p) => p.journaled !== true) || lostWithId.length > 0)
+      result.lines.push(...(await takeIn(workspaces, facts, ids, discovery)));
+    if (facts.pending.some((p) => p.journaled === true)) {
+      const taken = await takeInJournaled(workspaces, facts, ids, discovery, options);
+      result.lines.push(...taken);
+      if (taken.some((line) => line.code === "undeclared")) result.refused = true;
+    }
+    // Everything the journal named is in the state now: the stack is whole without it.
+    if (facts.journal !== undefined && !result.refused)
+      result.lines.push({ code: "journal-removed", file: await removeJournal(facts, options) });
     // 3. Creates whose answer was lost, which the user checked are not on the service: forgotten, so the next up creates them.
     for (const key of anew) {
       const deployed = facts.records.get(key);
@@ -210,6 +225,68 @@ async function takeIn(workspaces: Workspaces, facts: StackFacts, ids: Map<string
 }
 
 /**
+ * The creates a killed run that skipped Pulumi's checkpoints sent (`run.ts`): its journal beside the
+ * state names them, the state does not. Taken in by a targeted `up` of exactly those records —
+ * the engine writes each as the resource it is (the stack and its provider too, for a stack whose
+ * first up was killed) — whose providers create nothing: each record is taken in by the id the
+ * journal gives, and read (one empty PATCH), or as the placeholder of a create whose answer was lost
+ * (`SERVICEAPI_TAKE_IN`, resources/journal.ts). A key the catalog no longer declares cannot be
+ * declared to the engine: it is named, and the stack stays blocked.
+ */
+async function takeInJournaled(
+  workspaces: Workspaces,
+  facts: StackFacts,
+  ids: Map<string, KnownId>,
+  discovery: Discovery,
+  options: RecoverOptions,
+): Promise<Recovery[]> {
+  const lines: Recovery[] = [];
+  const pending = facts.pending.filter((p) => p.journaled === true);
+  const declared = pending.filter((p) => discovery.catalog.get(p.key)?.kind === p.kind);
+  for (const p of pending) {
+    if (declared.includes(p)) continue;
+    const id = ids.get(p.key)?.id;
+    lines.push({ code: "undeclared", key: p.key, stack: facts.name, ...(id !== undefined && { id }) });
+  }
+  if (declared.length === 0) return lines;
+  const part = new Map(declared.map((p) => [p.key, discovery.catalog.get(p.key)!]));
+  // The projects by name, as the up resolved them (one listing); no record here is a site.
+  const projects = await resolveProjects(part, options.settings);
+  const items = declared.map((p) => programItem(part.get(p.key)!, { projects: projects.ids, sites: projects.sites }));
+  const file = join(options.workDir, "take-in", `${facts.name}.json`);
+  mkdirSync(join(options.workDir, "take-in"), { recursive: true });
+  writeFileSync(file, takeInText(Object.fromEntries(declared.map((p) => [p.key, ids.get(p.key)?.id ?? null]))));
+  const stack = await workspaces.stack(facts.name, items, { [TOOL_ENV.takeIn]: file }, true);
+  try {
+    await stack.up({ target: declared.map((p) => p.urn) });
+  } catch (error) {
+    throw new CatalogError(
+      `${facts.name}: taking in the killed run's creates failed, the stack is as it was: ${meaningfulLines(error).join(" ")}`,
+    );
+  }
+  for (const p of declared) {
+    const known = ids.get(p.key);
+    lines.push(
+      known !== undefined
+        ? { code: "taken-in", key: p.key, id: known.id, was: "pending", source: known.log === undefined ? "run" : "log" }
+        : { code: "lost", reason: lostCreate(facts.name, p.key, part.get(p.key), {}, p.kind), now: true },
+    );
+  }
+  return lines;
+}
+
+/** Removes the journal beside the stack's state; its key, as the line names it. */
+async function removeJournal(facts: StackFacts, options: RecoverOptions): Promise<string> {
+  const backend = await openStateBackend(options.backend);
+  try {
+    await backend.removeJournal(facts.ref);
+    return backend.journalPath(facts.ref) ?? "the create journal";
+  } finally {
+    await backend.close();
+  }
+}
+
+/**
  * The ids a log gave for this stack's creates, checked before any is taken in (and dropped from
  * `ids` when one is refused): a product another stack already records (a line of another stack's
  * log, pasted) is not taken over; nor one whose title or slug is not what the entry declared (one
@@ -279,6 +356,7 @@ async function repair(facts: StackFacts, options: RecoverOptions): Promise<strin
 function needsRecovery(facts: StackFacts): boolean {
   return (
     facts.damaged !== undefined ||
+    facts.journal !== undefined ||
     facts.locks.length > 0 ||
     facts.pending.length > 0 ||
     // Every lost create: taken in when an id turned up, named again when none did (plan and preview name it too).

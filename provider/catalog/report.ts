@@ -526,6 +526,13 @@ export function describeRecovery(line: Recovery): string {
       return `+ ${line.key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`;
     case "cleared":
       return `cleared ${line.operations.length} other pending operation(s) (${line.operations.join(", ")}): their resources are in the state`;
+    case "undeclared":
+      return (
+        `! ${line.key}: created by the killed run${line.id === undefined ? " (its answer lost)" : ` as ${line.id}`}, but the catalog no longer declares it: not taken in, ` +
+        `and ${line.stack} stays blocked. Put its entry back and run recover again (a later pull request that removes it archives it)`
+      );
+    case "journal-removed":
+      return `removed ${line.file}: the create journal of a run that skipped Pulumi's checkpoints; the state now holds what it named`;
     case "nothing":
       return "nothing to recover";
   }

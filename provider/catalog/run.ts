@@ -5,15 +5,31 @@
  * resume: after a run with failures, the same command skips the stacks it finished with the same
  * products and settings. A stack that must not run (a lock, pending creates: `plan.ts`) is reported
  * as blocked with the way out, and never hides another stack's result.
+ *
+ * **Checkpoints.** Pulumi's DIY backends write the whole state after every step, so a stack's `up`
+ * costs the square of its size (docs/scale.md); `PULUMI_SKIP_CHECKPOINTS` writes it once, at the
+ * end — and a run killed before then leaves no trace in the state of what it sent. On a `file://`
+ * backend the tool's `up` skips them, because the create journal then lies beside the state
+ * (`.pulumi/serviceapi/journal/…`, `journalKey`) and holds, for every create, a line written before
+ * the request and one when its answer arrives: a killed run's stack is blocked until `recover`
+ * takes its creates in (nothing is created twice, whatever runner recovers it), and the updates and
+ * deletes it sent are sent again by the next up, which its preview shows (the same values: no value
+ * changes twice). Where a repeated step would not be harmless — taking a product or site over (the
+ * state keeps what it was when taken over, for the give-back), a replacement, a give-back — the
+ * stack keeps the checkpoints (`skipsCheckpoints`). Elsewhere (PostgreSQL, buckets) they are kept,
+ * and so they are everywhere with `PULUMI_SKIP_CHECKPOINTS=false` in the environment.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
+import { DIY_ORGANIZATION, openStateBackend, type StackRef, type StateBackend } from "../backend";
 import { startSharedPacer } from "../client/shared-pacer";
 import { TAKEN_OVER } from "../resources/product";
-import { otherStacksText, readWrites, TOOL_ENV, type Manager } from "../resources/tool-protocol";
-import { adoptIdOf } from "./catalog";
+import { otherStacksText, readWrites, runRecordText, TOOL_ENV, type Manager } from "../resources/tool-protocol";
+import { adoptIdOf, type CatalogItem } from "./catalog";
 import type { PlannedChange } from "./changes";
+import type { StackFacts } from "./discover";
 import type { Plan, StackRun } from "./plan";
 import type { FoundSite } from "./projects";
 import { createdLine } from "./created-lines";
@@ -146,6 +162,11 @@ export async function runPlanned(
       throw new CatalogError(`the state backend ${plan.discovery.backend.url} could not be opened: ${meaningfulLines(error)[0]}`);
     });
   }
+  // An up on a folder backend keeps each stack's create journal beside its state, and skips Pulumi's checkpoints (the header says why).
+  const backend =
+    options.command === "up" && options.policyCheck !== true && plan.discovery.backend.via === "file"
+      ? await openStateBackend({ env: { ...process.env, ...workspaces.options.env }, cwd: await workspaces.projectDir() })
+      : undefined;
   const pacer = await startSharedPacer({ store, warn });
   const toRun = reports.filter((r) => r.status === "ok");
   const progress = options.json
@@ -185,7 +206,18 @@ export async function runPlanned(
         writeFileSync(writes, "");
         env[TOOL_ENV.writes] = writes;
       }
-      if (options.command === "up") {
+      const ref: StackRef = { organization: DIY_ORGANIZATION, project: plan.discovery.project, stack: report.stack };
+      const beside =
+        backend !== undefined &&
+        !keepsCheckpoints(process.env) &&
+        skipsCheckpoints(inputs.get(report.stack)!, plan.discovery.stacks.get(report.stack), givesBack)
+          ? backend.journalPath(ref)
+          : undefined;
+      // Set either way: a PULUMI_SKIP_CHECKPOINTS=true of the environment must not reach a stack the journal cannot make whole.
+      if (options.command === "up") env.PULUMI_SKIP_CHECKPOINTS = beside !== undefined ? "true" : "false";
+      if (beside !== undefined) {
+        env[TOOL_ENV.createdJournal] = beside;
+      } else if (options.command === "up") {
         // This run's creates only: `recover` must not take an id an earlier run journaled for the same key.
         mkdirSync(journalDir(options.workDir), { recursive: true });
         const journal = join(journalDir(options.workDir), `${report.stack}.jsonl`);
@@ -193,6 +225,7 @@ export async function runPlanned(
         env[TOOL_ENV.createdJournal] = journal;
       }
       try {
+        if (beside !== undefined) startJournal(beside);
         const stack = await spaces.stack(report.stack, inputs.get(report.stack)!, env, run.exists);
         // What each product taken over and now removed was when taken over: only the state's secrets have it (taken-over.ts).
         const takenOver = givesBack ? await takenOverRecords(spaces, report.stack) : undefined;
@@ -218,6 +251,7 @@ export async function runPlanned(
         // Setting the stack up (select or create, its config) fails as a CLI run does: its error lines, not the first.
         report.errors.push(...meaningfulLines(error));
       }
+      if (beside !== undefined) await closeJournal(backend!, ref);
       // As the report words it: a preview or drift of a blocked stack ran, but an up would not run it.
       const status = report.status === "ok" && report.blocked.length > 0 ? "ok, but BLOCKED (an up would not run it)" : report.status;
       progress?.stackDone(report.stack);
@@ -226,6 +260,7 @@ export async function runPlanned(
     });
   } finally {
     progress?.stop();
+    await backend?.close();
     await pacer.close();
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -239,6 +274,59 @@ export async function runPlanned(
     alone: choice.kind === "postgres" && (store === undefined || stats.store?.alone === true),
   };
   return { reports, rateLimit };
+}
+
+/**
+ * Whether a stack's up may skip Pulumi's checkpoints (the header): when each step a killed run took
+ * is either in the journal (a create) or harmless to take again (an update or an archive sends the
+ * same values). Not when the run takes a record over — an `adoptId` the state does not hold yet, a
+ * site not yet in the state —
+ * because the state keeps what the record was when first taken over, and a second take-over would
+ * find the first one's values; nor when it may replace a record (a product's project changed; a
+ * task, whose changes replace it), whose new record's create the journal names under a key the state
+ * already holds; nor when it gives a record back.
+ */
+function skipsCheckpoints(items: readonly ProgramItem[], facts: StackFacts | undefined, givesBack: boolean): boolean {
+  if (givesBack) return false;
+  return items.every((item) => {
+    const held = facts?.records.get(item.aliases?.[0] ?? item.key);
+    // An adoptId the state already holds the record of (an imported catalog keeps them) takes nothing over.
+    const adoptId = item.entry.adoptId;
+    if (typeof adoptId === "string" && held?.id.toLowerCase() !== adoptId.toLowerCase()) return false;
+    if (item.kind === "site") return held !== undefined;
+    if (item.kind === "task") return held === undefined;
+    return held === undefined || held.inputs.projectId === item.entry.projectId;
+  });
+}
+
+/**
+ * The journal beside the state, begun before the stack's first process: from here until it is
+ * removed, the stack is not whole without it. One that cannot be written (a read-only backend)
+ * fails the stack before anything runs.
+ */
+function startJournal(file: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, runRecordText({ command: "up", at: new Date().toISOString(), hostname: hostname(), pid: process.pid }));
+  } catch (error) {
+    throw new CatalogError(
+      `the create journal beside the state, ${file}, cannot be written (${(error as Error).message}): nothing was run`,
+    );
+  }
+}
+
+/** `PULUMI_SKIP_CHECKPOINTS=false` (or 0) in the environment: the team keeps Pulumi's checkpoints everywhere (docs/catalog.md, settings). */
+function keepsCheckpoints(env: NodeJS.ProcessEnv): boolean {
+  return /^(0|false)$/i.test(env.PULUMI_SKIP_CHECKPOINTS ?? "");
+}
+
+/**
+ * After a stack's up that skipped the checkpoints: the journal is removed once the state records the
+ * run — the CLI ended and released the stack's lock (it writes the state before that). A lock still
+ * there (the CLI killed) keeps it: the stack is blocked until `recover` takes its creates in.
+ */
+async function closeJournal(backend: StateBackend, ref: StackRef): Promise<void> {
+  if ((await backend.locks(ref)).length === 0) await backend.removeJournal(ref);
 }
 
 /**
@@ -271,26 +359,28 @@ function writeOtherStacks(plan: Plan, own: string, workDir: string): string {
 function programItems(run: StackRun, found: Found): ProgramItem[] {
   return run.items
     .filter((p) => !run.withheld.includes(p.key))
-    .map((item) => {
-      const {
-        project,
-        projectId,
-        renamedFrom: _link,
-        kind: _kind,
-        ...fields
-      } = item.entry as unknown as Record<string, unknown> & {
-        project?: string;
-        projectId?: string;
-      };
-      const resolved = { projectId: projectId ?? found.projects.get(project!)! };
-      const entry =
-        item.kind === "site"
-          ? (({ subdomain: _s, default: _d, ...rest }) => ({ ...rest, ...resolved, siteId: found.sites.get(item.key)!.id }))(fields)
-          : { ...fields, ...resolved };
-      const from = run.renames.get(item.key);
-      return { key: item.key, kind: item.kind, entry, ...(from !== undefined && { aliases: [from] }) };
-    })
+    .map((item) => programItem(item, found, run.renames.get(item.key)))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** One record of a stack's program (`programItems`); `from`, the key its state holds it under when renamed. */
+export function programItem(item: CatalogItem, found: Found, from?: string): ProgramItem {
+  const {
+    project,
+    projectId,
+    renamedFrom: _link,
+    kind: _kind,
+    ...fields
+  } = item.entry as unknown as Record<string, unknown> & {
+    project?: string;
+    projectId?: string;
+  };
+  const resolved = { projectId: projectId ?? found.projects.get(project!)! };
+  const entry =
+    item.kind === "site"
+      ? (({ subdomain: _s, default: _d, ...rest }) => ({ ...rest, ...resolved, siteId: found.sites.get(item.key)!.id }))(fields)
+      : { ...fields, ...resolved };
+  return { key: item.key, kind: item.kind, entry, ...(from !== undefined && { aliases: [from] }) };
 }
 
 /** What the tool looked up before any stack ran: each project's id by name, each site entry's site. */

@@ -499,6 +499,7 @@ export async function runRecover(options: ToolOptions, workspaces: Workspaces, i
       journals: options.journals.length > 0 ? options.journals : [journalDir(options.workDir)],
       logs: options.logs,
       settings,
+      workDir: options.workDir,
     },
     workspaces,
     io,

@@ -13,6 +13,7 @@ import { UNKNOWN } from "./checks";
 import { replacedInputs, type InputField, type ResourceFields } from "./field-table";
 import { PartialFailure, UserError } from "./errors";
 import { label, logCreated } from "./messages";
+import { journalCreating, journalNotCreated, takenIn } from "./journal";
 import type { Stored } from "./stored-state";
 import { UNCONFIRMED, isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "./unconfirmed";
 import type { ProviderContext } from "./context";
@@ -129,6 +130,14 @@ async function diff(ctx: ProviderContext, { name, id, olds, news, planning }: li
 }
 
 async function create(ctx: ProviderContext, { name, inputs: desired }: lifecycle.CreateRequest<StoredTaskInputs>) {
+  // `recover`'s targeted up (`journal.ts`): a task a killed run created, taken in by its id as the
+  // program declares it (the API cannot read a task), or the placeholder of a create whose answer was lost.
+  const taken = takenIn("Task", name ?? "");
+  if (taken !== undefined) {
+    if (taken.id === null)
+      return { id: placeholderId(), outs: { ...desired, ...NOTHING_REPORTED, ...unconfirmed("tasks.create", new Date(), true) } };
+    return { id: taken.id, outs: { ...desired, ...NOTHING_REPORTED } };
+  }
   const { adoptId } = desired;
   if (adoptId !== undefined) {
     ctx.info(`adopted ${label("Task", adoptId, name)}: recorded as the program declares it; nothing sent (the API cannot read tasks).`);
@@ -138,10 +147,14 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: lifecycle
   const body = { projectId: desired.projectId, ...TASK.declared(desired, TASK.created) } as CreateTaskBody;
   let task: Task;
   const sent = new Date();
+  journalCreating({ type: "Task", name: name ?? "", urn: ctx.urn(), at: sent.toISOString() });
   try {
     task = await ctx.client().createTask(body);
   } catch (error) {
-    if (!mayHaveSucceeded(error)) throw error;
+    if (!mayHaveSucceeded(error)) {
+      journalNotCreated(name ?? "");
+      throw error;
+    }
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second task.
     throw new PartialFailure(
       placeholderId(),

@@ -8,7 +8,8 @@
  * | Variable | Who writes the file | Who reads it | What |
  * |---|---|---|---|
  * | `SERVICEAPI_SHARED_PACER_URL` | (a URL, not a file) | the client | the run's shared rate-limit pacer (`client/shared-pacer.ts`) |
- * | `SERVICEAPI_CREATED_JOURNAL` | the provider, one line per create, the moment its answer arrives | `recover` | each record created: a killed run's creates are taken in, never made twice |
+ * | `SERVICEAPI_CREATED_JOURNAL` | the tool (a run's first line, when it skips Pulumi's checkpoints); the provider, a line before each create is sent and one the moment its answer arrives (its id, or that the service refused it) | plan, `recover` | each record created (or sent and never answered): a killed run's creates are taken in, never made twice |
+ * | `SERVICEAPI_TAKE_IN` | `recover`, before its targeted `up` | the provider's create | the killed run's creates by key, each with its id (or none: the answer was lost): taken into the state without a request that creates |
  * | `SERVICEAPI_WRITES_FILE` | the provider, one line per adoption previewed and per give-back made | the report | what only the provider's read of the live record decides: each adoption's fields, live → declared; the fields a give-back sent, and those it left (changed since) |
  * | `SERVICEAPI_OTHER_STACKS_INDEX` | the tool, before the stack runs | the provider's adoption check | the products every other stack records |
  */
@@ -21,6 +22,7 @@ export const TOOL_PROTOCOL_VERSION = 1;
 export const TOOL_ENV = {
   sharedPacer: SHARED_PACER_URL_ENV,
   createdJournal: "SERVICEAPI_CREATED_JOURNAL",
+  takeIn: "SERVICEAPI_TAKE_IN",
   writes: "SERVICEAPI_WRITES_FILE",
   otherStacks: "SERVICEAPI_OTHER_STACKS_INDEX",
 } as const;
@@ -35,6 +37,8 @@ function readable(record: { v?: unknown }): boolean {
 /** One line of the create journal. */
 export interface CreatedRecord {
   v?: typeof TOOL_PROTOCOL_VERSION;
+  /** None: a create answered (the only record of version 1). */
+  op?: undefined;
   type: string;
   /** The resource's logical name (the catalog's key). */
   name: string;
@@ -51,7 +55,100 @@ export function appendCreated(file: string, record: Omit<CreatedRecord, "v">): s
 
 /** The records of a journal's text; a line a kill cut short, or of a newer version, is not one. */
 export function readCreated(text: string): CreatedRecord[] {
-  return readJsonLines<CreatedRecord>(text, (r) => readable(r) && typeof r.name === "string" && typeof r.id === "string");
+  return readJsonLines<CreatedRecord>(
+    text,
+    (r) => readable(r) && r.op === undefined && typeof r.name === "string" && typeof r.id === "string",
+  );
+}
+
+/** A create about to be sent: written before the request, so a run killed before the answer still names it. */
+export interface CreatingRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  op: "creating";
+  type: string;
+  name: string;
+  /** Where the face knows it (the tool can tell it from the stack, the type and the name). */
+  urn?: string;
+  at: string;
+}
+
+/** A create the service certainly refused (an error that leaves nothing made): the line before it names no record. */
+export interface NotCreatedRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  op: "not-created";
+  name: string;
+  at: string;
+}
+
+/** A journal's first line, the tool's, where a run skips Pulumi's intermediate checkpoints: the state will not record the run until it ends. */
+export interface RunRecord {
+  v?: typeof TOOL_PROTOCOL_VERSION;
+  op: "run";
+  command: "up";
+  at: string;
+  hostname: string;
+  pid: number;
+}
+
+/** Appends a create about to be sent, synchronously; a problem's text, or undefined. */
+export function appendCreating(file: string, record: Omit<CreatingRecord, "v" | "op">): string | undefined {
+  return appendJsonLine(file, { v: TOOL_PROTOCOL_VERSION, op: "creating", ...record });
+}
+
+/** Appends a create the service refused, synchronously; a problem's text, or undefined. */
+export function appendNotCreated(file: string, record: Omit<NotCreatedRecord, "v" | "op">): string | undefined {
+  return appendJsonLine(file, { v: TOOL_PROTOCOL_VERSION, op: "not-created", ...record });
+}
+
+/** A journal's text as its first line: the run that skips the checkpoints. */
+export function runRecordText(record: Omit<RunRecord, "v" | "op">): string {
+  return `${JSON.stringify({ v: TOOL_PROTOCOL_VERSION, op: "run", ...record })}\n`;
+}
+
+/** A journal read whole: the run (if it skipped the checkpoints), the creates sent by key, and those answered. */
+export interface Journal {
+  run?: RunRecord;
+  creating: Map<string, CreatingRecord>;
+  created: Map<string, CreatedRecord>;
+}
+
+export function readJournal(text: string): Journal {
+  type Line = { op?: unknown; name?: unknown; type?: unknown; id?: unknown; v?: unknown };
+  const journal: Journal = { creating: new Map(), created: new Map() };
+  for (const line of readJsonLines<Line>(text, (r) => readable(r))) {
+    if (line.op === "run") journal.run ??= line as unknown as RunRecord;
+    else if (line.op === "creating" && typeof line.name === "string" && typeof line.type === "string")
+      journal.creating.set(line.name, line as unknown as CreatingRecord);
+    else if (line.op === "not-created" && typeof line.name === "string") journal.creating.delete(line.name);
+    else if (line.op === undefined && typeof line.name === "string" && typeof line.id === "string")
+      journal.created.set(line.name, line as unknown as CreatedRecord);
+  }
+  return journal;
+}
+
+// Taking a killed run's creates in (`recover`).
+
+/** What recover hands its targeted up's providers: each key's id, or null where the create's answer was lost. */
+export interface TakeIn {
+  v: typeof TOOL_PROTOCOL_VERSION;
+  records: Record<string, string | null>;
+}
+
+export function takeInText(records: Record<string, string | null>): string {
+  return JSON.stringify({ v: TOOL_PROTOCOL_VERSION, records } satisfies TakeIn);
+}
+
+/** The file's records, or why it is not one (a reader of another version). */
+export function parseTakeIn(text: string): { records: Record<string, string | null> } | { problem: string } {
+  try {
+    const value = JSON.parse(text) as Partial<TakeIn> | null;
+    if (value?.v !== TOOL_PROTOCOL_VERSION)
+      return { problem: `a file of version ${String(value?.v)} (this provider reads ${TOOL_PROTOCOL_VERSION})` };
+    if (typeof value.records !== "object" || value.records === null) return { problem: "a file that names no records" };
+    return { records: value.records };
+  } catch {
+    return { problem: "not JSON" };
+  }
 }
 
 // What the provider decided against the live record.

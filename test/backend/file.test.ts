@@ -6,9 +6,9 @@
  * stack's state is what `pulumi stack export` printed of it (fixtures/exports/), and what a user
  * looks for is asserted word for word: the ids, the pending creates, who holds the lock.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { StateBackendError, fullName, openStateBackend, type StackRef, type StateBackend } from "../../provider/backend";
 import { exportState } from "../../provider/backend/checkpoint";
@@ -152,6 +152,26 @@ describe("what a backend's folder may hold otherwise", () => {
       url: `file://${dir}`,
     });
     expect(await backend.locks(ref("shop", "prod"))).toEqual([]);
+  });
+
+  it("the catalog tool's create journal beside a stack's state: its file in the folder, read, removed; Pulumi's listing unchanged", async () => {
+    const backend = await openStateBackend({ url: `file://${copy()}` });
+    const prod = ref("shop", "prod");
+    const path = join(dir, ".pulumi", "serviceapi", "journal", "shop", "prod.jsonl");
+    expect(backend.journalPath(prod)).toBe(path);
+    expect(await backend.journal(prod)).toBeUndefined();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '{"v":1,"op":"run"}\n');
+    expect(await backend.journal(prod)).toBe('{"v":1,"op":"run"}\n');
+    expect((await backend.stacks()).map(fullName)).toContain("organization/shop/prod");
+    expect((await backend.stacks()).length).toBe(5);
+    await backend.removeJournal(prod);
+    expect(existsSync(path)).toBe(false);
+    await backend.removeJournal(prod);
+    // Read through the CLI (a layout this reader does not know), the tool keeps no journal: its up keeps the checkpoints.
+    writeFileSync(join(dir, ".pulumi", "meta.yaml"), "version: 2\n");
+    const viaCli = await openStateBackend({ url: `file://${dir}` });
+    expect([viaCli.journalPath(prod), await viaCli.journal(prod)]).toEqual([undefined, undefined]);
   });
 
   it("a lock file that is not JSON: one line naming the backend, the stack and the file", async () => {

@@ -174,18 +174,50 @@ export class CatalogUser {
     return (await this.pendingIds(stack)).map((p) => p.key);
   }
 
-  /** The same, each with the id the engine wrote on it, if it did (a create that returned just before the kill). */
+  /**
+   * The same, each with the id the run recorded, if it did: on the pending operation (the engine, a
+   * create that returned just before the kill), or — for a run that skipped Pulumi's checkpoints, whose
+   * state names none of its creates — in the journal beside the state (read here as plain JSON lines:
+   * a line before each create is sent, `{"op":"creating","name":…}`, and one with its id after).
+   */
   async pendingIds(stack: string): Promise<{ key: string; id?: string }[]> {
     const backend = await openStateBackend({ url: this.#env.PULUMI_BACKEND_URL, env: this.#env });
     try {
       const state = await backend.state({ organization: "organization", project: PROJECT, stack });
-      return (state?.pending ?? [])
-        .filter((op) => op.type === "creating")
-        .map((op) => ({ key: op.resource.urn.split("::").pop()!, ...(op.resource.id !== undefined && { id: op.resource.id }) }))
-        .sort((a, b) => (a.key < b.key ? -1 : 1));
+      const keyOf = (urn: string) => urn.split("::").pop()!;
+      const pending = new Map(
+        (state?.pending ?? []).filter((op) => op.type === "creating").map((op) => [keyOf(op.resource.urn), op.resource.id] as const),
+      );
+      const recorded = new Set((state?.resources ?? []).filter((r) => r.id !== undefined).map((r) => keyOf(r.urn)));
+      for (const line of this.journalBeside(stack)) {
+        if (typeof line.name !== "string" || recorded.has(line.name)) continue;
+        if (line.op === "creating" && !pending.has(line.name)) pending.set(line.name, undefined);
+        if (line.op === undefined && typeof line.id === "string") pending.set(line.name, line.id);
+      }
+      return [...pending].map(([key, id]) => ({ key, ...(id !== undefined && { id }) })).sort((a, b) => (a.key < b.key ? -1 : 1));
     } finally {
       await backend.close();
     }
+  }
+
+  /** The journal beside a stack's state (a run that skipped the checkpoints and did not finish), as JSON lines; none: []. */
+  journalBeside(stack: string): { op?: string; name?: unknown; id?: unknown }[] {
+    let text: string;
+    try {
+      text = readFileSync(join(this.backendDir, ".pulumi", "serviceapi", "journal", PROJECT, `${stack}.jsonl`), "utf8");
+    } catch {
+      return [];
+    }
+    return text
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .flatMap((l) => {
+        try {
+          return [JSON.parse(l) as { op?: string; name?: unknown; id?: unknown }];
+        } catch {
+          return [];
+        }
+      });
   }
 
   /** Runs the user's own `pulumi` in a stack's folder of the tool's work folder (where `pulumi stack init` finds the project). */

@@ -3,13 +3,18 @@
  * each file format written and read in one place, versioned — a record without a version (a create
  * journal an earlier release left on a runner) is read as version 1, one of a newer version is not read.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { journalCreating, journalNotCreated, takenIn } from "../../provider/resources/journal";
 import {
   appendWrite,
   appendCreated,
+  appendCreating,
+  readJournal,
+  runRecordText,
+  takeInText,
   otherStacksText,
   parseOtherStacks,
   readWrites,
@@ -24,10 +29,11 @@ function scratch(): string {
 }
 
 describe("the tool protocol", () => {
-  it("names its four variables once", () => {
+  it("names its five variables once", () => {
     expect(TOOL_ENV).toEqual({
       sharedPacer: "SERVICEAPI_SHARED_PACER_URL",
       createdJournal: "SERVICEAPI_CREATED_JOURNAL",
+      takeIn: "SERVICEAPI_TAKE_IN",
       writes: "SERVICEAPI_WRITES_FILE",
       otherStacks: "SERVICEAPI_OTHER_STACKS_INDEX",
     });
@@ -64,5 +70,51 @@ describe("the tool protocol", () => {
     expect(parseOtherStacks('{"v":2,"products":{}}')).toEqual({ problem: "which is of version 2 (this provider reads 1)" });
     expect(parseOtherStacks('{"id-1":[]}')).toEqual({ problem: "which is not an index of product ids to stacks" });
     expect(parseOtherStacks("not json")).toEqual({ problem: "which is not JSON" });
+  });
+
+  it("the journal beside the state: the run's line, each create before it is sent and when answered; readCreated takes only the answers", () => {
+    const file = join(scratch(), "stack.jsonl");
+    writeFileSync(file, runRecordText({ command: "up", at: "2026-01-01T00:00:00Z", hostname: "runner-1", pid: 42 }));
+    appendCreating(file, { type: "Product", name: "pro", at: "2026-01-01T00:00:01Z" });
+    appendCreating(file, { type: "Task", name: "sync", at: "2026-01-01T00:00:01Z" });
+    appendCreated(file, { type: "Product", name: "pro", id: "id-1", at: "2026-01-01T00:00:02Z" });
+    // A create the service refused (a 422): sent, and certainly not made.
+    appendCreating(file, { type: "Product", name: "bad", at: "2026-01-01T00:00:03Z" });
+    journalNotCreated("bad", { [TOOL_ENV.createdJournal]: file });
+    const text = readFileSync(file, "utf8");
+    expect(text.split("\n")[1]).toBe('{"v":1,"op":"creating","type":"Product","name":"pro","at":"2026-01-01T00:00:01Z"}');
+    const journal = readJournal(`${text}{"v":1,"op":"creating","type":"Prod`);
+    expect(journal.run).toEqual({ v: 1, op: "run", command: "up", at: "2026-01-01T00:00:00Z", hostname: "runner-1", pid: 42 });
+    expect([...journal.creating.keys()]).toEqual(["pro", "sync"]);
+    expect([...journal.created].map(([name, r]) => [name, r.id])).toEqual([["pro", "id-1"]]);
+    expect(readCreated(text).map((r) => r.name)).toEqual(["pro"]);
+  });
+
+  it("a create whose line cannot be written: sent anyway with the checkpoints kept, refused before it is sent without them", () => {
+    const file = join(scratch(), "no-such-folder", "stack.jsonl");
+    const entry = { type: "Product", name: "pro", at: "2026-01-01T00:00:00Z" };
+    expect(() => journalCreating(entry, { [TOOL_ENV.createdJournal]: file })).not.toThrow();
+    expect(() => journalCreating(entry, { [TOOL_ENV.createdJournal]: file, PULUMI_SKIP_CHECKPOINTS: "true" })).toThrow(
+      `Product "pro": not created, nothing sent: the create journal ${file} cannot be written (ENOENT), and this run skips Pulumi's checkpoints, ` +
+        "so nothing else would record the create. Free the disk or fix the folder's permissions, then run the up again.",
+    );
+    // No journal configured (a user's own `pulumi up` with the variable set): the user's choice, not refused.
+    expect(() => journalCreating(entry, { PULUMI_SKIP_CHECKPOINTS: "true" })).not.toThrow();
+  });
+
+  it("recover's take-in: each key's id or null; a key it does not name is refused, nothing sent; none configured: an ordinary create", () => {
+    const file = join(scratch(), "take-in.json");
+    writeFileSync(file, takeInText({ pro: "id-1", lost: null }));
+    const env = { [TOOL_ENV.takeIn]: file };
+    expect(takenIn("Product", "pro", env)).toEqual({ id: "id-1" });
+    expect(takenIn("Product", "lost", env)).toEqual({ id: null });
+    expect(() => takenIn("Product", "other", env)).toThrow(
+      'Product "other": nothing sent: recover takes in only what the killed run created, and that run did not create it.',
+    );
+    expect(takenIn("Product", "pro", {})).toBeUndefined();
+    writeFileSync(file, '{"v":2,"records":{}}');
+    expect(() => takenIn("Product", "pro", env)).toThrow(
+      `nothing sent: recover's take-in file ${file} is a file of version 2 (this provider reads 1).`,
+    );
   });
 });

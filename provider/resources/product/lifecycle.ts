@@ -10,6 +10,7 @@ import { isUnknown } from "../checks";
 import type { ProviderContext } from "../context";
 import { PartialFailure, UserError, isNotFound } from "../errors";
 import type { CheckFailure, CheckRequest, CreateRequest, DeleteRequest, DiffRequest, Lifecycle, UpdateRequest } from "../lifecycle";
+import { journalCreating, journalNotCreated, takenIn } from "../journal";
 import { announceDiff, label, logCreated } from "../messages";
 import { DECLARED, declaredKeys } from "../stored-state";
 import { isUnconfirmed, mayHaveSucceeded, placeholderId, recordedAsUnconfirmed, refusal, unconfirmed } from "../unconfirmed";
@@ -102,14 +103,20 @@ async function previewReplacement(
 }
 
 async function create(ctx: ProviderContext, { name, inputs: desired }: CreateRequest<StoredProductInputs>) {
+  const taken = takenIn("Product", name ?? "");
+  if (taken !== undefined) return takeIn(ctx, taken.id, desired);
   if (desired.adoptId !== undefined) return adopt(ctx, desired.adoptId, desired, name);
   const client = ctx.client();
   let created: Product;
   const sent = new Date();
+  journalCreating({ type: "Product", name: name ?? "", urn: ctx.urn(), at: sent.toISOString() });
   try {
     created = await client.createProduct(createBody(desired));
   } catch (error) {
-    if (!mayHaveSucceeded(error)) throw error;
+    if (!mayHaveSucceeded(error)) {
+      journalNotCreated(name ?? "");
+      throw error;
+    }
     // Recorded with a placeholder id, so a re-run refuses instead of creating a second product.
     throw new PartialFailure(
       placeholderId(),
@@ -137,6 +144,26 @@ async function create(ctx: ProviderContext, { name, inputs: desired }: CreateReq
         `The product is recorded in the stack; the next \`pulumi up\` sets the ${fields} with a PATCH and creates no second product.`,
     );
   }
+}
+
+/**
+ * `recover`'s targeted up takes in what a killed run created (`journal.ts`: `takenIn`): the product
+ * by its id, read with an empty PATCH (nothing changes; what differs from the catalog is the next
+ * preview's change), or — where the create was sent and its answer lost — the placeholder every
+ * lost create is, which no later up creates again by itself.
+ */
+async function takeIn(
+  ctx: ProviderContext,
+  id: string | null,
+  desired: StoredProductInputs,
+): Promise<{ id: string; outs: ProductOutputs }> {
+  if (id === null) {
+    // As a create whose answer was lost records itself (the PartialFailure above): no record's fields to keep.
+    const outs = { ...unconfirmedOutputs(desired), ...unconfirmed("products.create", new Date(), true) };
+    return { id: placeholderId(), outs: outs as unknown as ProductOutputs };
+  }
+  const record = await ctx.client().updateProduct(id, {});
+  return { id, outs: outputs(record, desired) };
 }
 
 /** The POST body: the project and every declared field a create carries (the contract's table), so a field added there is sent without more code. */

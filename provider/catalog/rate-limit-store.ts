@@ -122,6 +122,10 @@ const StoredState = z.object({
   intervalMs: z.number().min(0),
   nextSlot: z.number(),
   lastLimitedAt: z.number().nullable(),
+  // Added in 0.1 after the first shared stores: a row without them is read as a pace never eased.
+  baseIntervalMs: z.number().min(0).default(0),
+  lastHeldAt: z.number().nullable().default(null),
+  easedAt: z.number().nullable().default(null),
 });
 
 class PostgresPaceStore implements PaceStore {

@@ -280,11 +280,10 @@ export async function runPlanned(
  * Whether a stack's up may skip Pulumi's checkpoints (the header): when each step a killed run took
  * is either in the journal (a create) or harmless to take again (an update or an archive sends the
  * same values). Not when the run takes a record over — an `adoptId` the state does not hold yet, a
- * site not yet in the state —
- * because the state keeps what the record was when first taken over, and a second take-over would
- * find the first one's values; nor when it may replace a record (a product's project changed; a
- * task, whose changes replace it), whose new record's create the journal names under a key the state
- * already holds; nor when it gives a record back.
+ * site not yet in the state — because the state keeps what the record was when first taken over,
+ * and a second take-over would find the first one's values; nor when it may replace a record (a
+ * product's project changed; a task, whose changes replace it), whose new record's create the
+ * journal names under a key the state already holds; nor when it gives a record back.
  */
 function skipsCheckpoints(items: readonly ProgramItem[], facts: StackFacts | undefined, givesBack: boolean): boolean {
   if (givesBack) return false;
@@ -326,7 +325,9 @@ function keepsCheckpoints(env: NodeJS.ProcessEnv): boolean {
  * there (the CLI killed) keeps it: the stack is blocked until `recover` takes its creates in.
  */
 async function closeJournal(backend: StateBackend, ref: StackRef): Promise<void> {
-  if ((await backend.locks(ref)).length === 0) await backend.removeJournal(ref);
+  // The backend cannot be read now: the journal is kept, and the stack blocked until `recover` (which removes it) — never the other way.
+  const locks = await backend.locks(ref).catch(() => undefined);
+  if (locks?.length === 0) await backend.removeJournal(ref).catch(() => undefined);
 }
 
 /**

@@ -8,7 +8,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { RateLimitError, type LogEvent } from "../../provider/client";
-import { nextInterval, PACE_MARGIN, PACED_SLOWDOWN } from "../../provider/client/internal/rate-limit-pacer";
+import {
+  FORGET_AFTER_MS,
+  forgetOldPace,
+  grantSlot,
+  initialPace,
+  nextInterval,
+  PACE_MARGIN,
+  PACED_SLOWDOWN,
+  readyAt,
+  recordLimited,
+  recordPassed,
+} from "../../provider/client/internal/rate-limit-pacer";
 import { DEFAULT_IDS, type LoggedRequest, type Simulator } from "pulumi-serviceapi-simulator";
 import { VirtualClock, clientFor, rejectionOf, simulator } from "../helpers";
 
@@ -39,7 +50,7 @@ async function virtual(options: Parameters<typeof clientFor>[1] = {}) {
   const events: LogEvent[] = [];
   const { client } = clientFor(sim, { clock, logger: (e) => events.push(e), ...options });
   const retryDelays = () => events.flatMap((e) => (e.type === "retry" ? [e.delayMs] : []));
-  return { sim, client, retryDelays };
+  return { sim, client, retryDelays, clock };
 }
 
 describe("a server that always answers 429 gets a RateLimitError after a bounded number of requests", () => {
@@ -104,6 +115,51 @@ describe("pacing under a steady limit", () => {
     expect(at(paced[0]!) - start).toBe(2000);
     const interval = (2000 / 3) * PACE_MARGIN;
     for (const gap of gaps(paced)) expect(Math.abs(gap - interval)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("a long spell at the limit", () => {
+  it("calls that keep waiting for their slots keep the pace past FORGET_AFTER_MS: no burst into the limit, no 429 after the first pause", async () => {
+    const { sim, client, clock } = await virtual();
+    sim.setRateLimit({ limit: 5, windowMs: 1000 });
+    const start = clock.now();
+    // Four callers, each calling again the moment its call returns, for 150 s: two and a half FORGET_AFTER_MS.
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (clock.now() - start < 150_000) await client.listSites({ projectId: DEFAULT_IDS.acmeDocs }).toArray();
+      }),
+    );
+    const log = sim.requests();
+    const first = at(log[0]!);
+    const refused = log.filter((r) => r.status === 429).map((r) => at(r) - first);
+    // The first four go at once, within the limit; the fifth window's burst teaches the pace. Nothing after.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(Math.max(...refused), `429s at ${refused.join(", ")} ms`).toBeLessThan(2000);
+    // …and the pace held: as many through as 150 s at the learned pace allows, less the first pause.
+    const passed = log.filter((r) => r.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(Math.floor(148_000 / (200 * PACE_MARGIN)));
+  });
+
+  it("a pace a later 429 slowed is eased back to the one first learned, a step each FORGET_AFTER_MS, and dropped once the calls stop waiting", () => {
+    const state = initialPace();
+    // Unpaced: 20 through in 230 ms, then a 429 with "Retry-After: 1".
+    for (let i = 0; i < 20; i++) recordPassed(state, grantSlot(state, i * 12));
+    recordLimited(state, { episode: 0, sentAt: 240 }, 240, 1000, 1000);
+    const base = 50 * PACE_MARGIN;
+    expect([state.intervalMs, state.baseIntervalMs]).toEqual([base, base]);
+    // Paced, a 429 (a late request opened the window): slowed by PACED_SLOWDOWN.
+    let t = 1240;
+    for (let i = 0; i < 30; i++, t += state.intervalMs) recordPassed(state, grantSlot(state, Math.max(t, readyAt(state))));
+    recordLimited(state, { episode: 1, sentAt: t }, t, 1000, 1000);
+    expect(state.intervalMs).toBeCloseTo(base * PACED_SLOWDOWN);
+    // The calls keep waiting for their slots: 61 s later the pace is eased back, not dropped.
+    const limitedAt = t;
+    for (t = readyAt(state); t < limitedAt + FORGET_AFTER_MS + 1000; t += state.intervalMs) grantSlot(state, t);
+    forgetOldPace(state, t);
+    expect(state.intervalMs).toBeCloseTo(base);
+    // Then they stop: a minute after the easing, with no call waiting, the pace is dropped.
+    forgetOldPace(state, t + FORGET_AFTER_MS + 1);
+    expect([state.intervalMs, state.baseIntervalMs]).toEqual([0, 0]);
   });
 });
 

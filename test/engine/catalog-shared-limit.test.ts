@@ -109,11 +109,11 @@ describe("two runners share the rate limit through PostgreSQL", { timeout: ENGIN
       // two machines, and few refused. How few depends on how late a loaded machine delivers paced
       // requests: 1 or 2 of ~165 here with five busy loops on the two CPUs; 6 of 160 and 8 of ~170 in CI
       // runs with the demo and the bench beside the tests. Bound: 1 in 12 (8 %).
-      // A window is judged once a 429 has taught the pace (two windows after it: the pause), and while
-      // that pace holds: the pacer drops a pace FORGET_AFTER_MS after its last 429 (a client that
-      // outlives a busy spell is not held back for good), and a run that lasts longer probes the limit
-      // again with a burst, by design, that teaches it anew (a CI run paced at half the limit for 60 s
-      // met it: [9, 3], [8, 8], then [5, 1] and the limit's 4).
+      // A window is judged once a 429 has taught the pace (two windows after it: the pause), and up to
+      // FORGET_AFTER_MS after the last 429: a pace whose calls stop waiting for their slots is dropped
+      // then (a client that outlives a busy spell is not held back for good), and a later burst teaches
+      // it anew (a CI run paced at half the limit for 60 s met it: [9, 3], [8, 8], then [5, 1] and the
+      // limit's 4). While the calls keep waiting, the pace is kept (test/client/rate-limits.test.ts).
       const counted = windows();
       const lastRefused = (w: number) => counted.slice(0, Math.max(0, w - 1)).findLastIndex((c) => c.refused > 0);
       const held = (w: number) => lastRefused(w) >= 0 && (w - lastRefused(w) + 1) * WINDOW_MS <= FORGET_AFTER_MS;

@@ -7,13 +7,23 @@
  * what the server allows, so their rate is the rate to keep (`nextInterval`). The waiting calls then
  * go out one per interval at that rate, slowed by `PACE_MARGIN`, instead of all at once when the
  * pause ends (which made a steady limit refuse half of them again). A 429 while paced ends the
- * next episode and only ever slows the pace. After `FORGET_AFTER_MS` without a 429 the pace is
- * dropped, so a client that outlives a busy spell is not held back for good.
+ * next episode and slows the pace. `FORGET_AFTER_MS` after the last 429, a client whose calls no
+ * longer wait for their slots (a busy spell over) drops the pace, so it is not held back for good;
+ * one whose calls still wait keeps it — dropping it would only send a burst into the limit it was
+ * learned from, once a minute, refused in part (a catalog's 9-minute drift: 1 % refused, 1.1× the
+ * rate's floor) — and eases a pace a later 429 slowed back towards the one first learned, one
+ * `PACED_SLOWDOWN` step each `FORGET_AFTER_MS` (`forgetOldPace`). Such a client does not find out,
+ * until it rests, that the server's limit was raised.
  */
 import { SYSTEM_CLOCK, type Clock } from "../config";
 
-/** Paced calls go this much slower than the rate that got through: room for timer and network jitter. */
-export const PACE_MARGIN = 1.05;
+/**
+ * Paced calls go this much slower than the rate that got through: room for timer and network jitter.
+ * 2 %: a catalog's 10,000-read drift at a 20/s limit took 1.08× the rate's floor at 5 % and 1.05× at
+ * 2 %, with 6 and 5 refused (docs/scale.md); a late request that meets the limit slows the pace for a
+ * while (`PACED_SLOWDOWN`, eased back by `forgetOldPace`), which a wider margin would pay all the time.
+ */
+export const PACE_MARGIN = 1.02;
 /** A 429 while paced slows the pace by at least this factor. */
 export const PACED_SLOWDOWN = 1.1;
 /** The slowest pace: one call a minute. */
@@ -61,10 +71,26 @@ export interface PaceState {
   nextSlot: number;
   /** When the last 429 was reported; null before any. */
   lastLimitedAt: number | null;
+  /** The pace first learned, from calls that went unpaced (what the server allows, with the margin); 0 while unpaced. */
+  baseIntervalMs: number;
+  /** When a call last went as soon as its slot came (the calls wait for their slots: demand at the pace or above); null before any. */
+  lastHeldAt: number | null;
+  /** When the pace was last eased towards `baseIntervalMs`; null before any. */
+  easedAt: number | null;
 }
 
 export function initialPace(): PaceState {
-  return { episode: 0, passed: [], pausedUntil: 0, intervalMs: 0, nextSlot: 0, lastLimitedAt: null };
+  return {
+    episode: 0,
+    passed: [],
+    pausedUntil: 0,
+    intervalMs: 0,
+    nextSlot: 0,
+    lastLimitedAt: null,
+    baseIntervalMs: 0,
+    lastHeldAt: null,
+    easedAt: null,
+  };
 }
 
 /** When the next call may go: after the pause and at its slot. */
@@ -72,13 +98,31 @@ export function readyAt(state: PaceState): number {
   return Math.max(state.pausedUntil, state.nextSlot);
 }
 
-/** Drops a pace learned more than `FORGET_AFTER_MS` ago: a client that outlives a busy spell is not held back for good. */
+/**
+ * `FORGET_AFTER_MS` after the last 429 (or the last easing): a pace whose calls no longer wait for
+ * their slots is dropped (a client that outlives a busy spell is not held back for good); one whose
+ * calls still wait is kept, and eased one `PACED_SLOWDOWN` step back towards the pace first learned.
+ */
 export function forgetOldPace(state: PaceState, now: number): void {
-  if (state.lastLimitedAt === null || now - state.lastLimitedAt > FORGET_AFTER_MS) state.intervalMs = 0;
+  if (state.lastLimitedAt === null) {
+    state.intervalMs = 0;
+    return;
+  }
+  if (now - Math.max(state.lastLimitedAt, state.easedAt ?? 0) <= FORGET_AFTER_MS) return;
+  const busy = state.intervalMs > 0 && state.lastHeldAt !== null && now - state.lastHeldAt <= Math.max(1000, 4 * state.intervalMs);
+  if (!busy) {
+    state.intervalMs = 0;
+    state.baseIntervalMs = 0;
+    return;
+  }
+  state.intervalMs = Math.max(state.baseIntervalMs, state.intervalMs / PACED_SLOWDOWN);
+  state.easedAt = now;
 }
 
 /** A call goes at `at` (no earlier than `readyAt`): the next one's slot is one interval later. */
 export function grantSlot(state: PaceState, at: number): PaceTicket {
+  // Within half an interval of its slot: the calls come at the pace or faster, and wait for their slots.
+  if (state.intervalMs > 0 && at - state.nextSlot < state.intervalMs / 2) state.lastHeldAt = at;
   state.nextSlot = at + state.intervalMs;
   return { episode: state.episode, sentAt: at };
 }
@@ -99,11 +143,13 @@ export function recordLimited(state: PaceState, ticket: PaceTicket, now: number,
   state.lastLimitedAt = now;
   state.pausedUntil = Math.max(state.pausedUntil, now + waitMs);
   if (ticket.episode === state.episode) {
+    const unpaced = state.intervalMs === 0;
     state.intervalMs = nextInterval(
       state.intervalMs,
       state.passed.map((sentAt) => now - sentAt),
       retryAfterMs,
     );
+    if (unpaced) state.baseIntervalMs = state.intervalMs;
     state.episode += 1;
     state.passed = [];
   }

@@ -82,6 +82,11 @@ export type Reason =
   | { code: "locked"; stack: string; by: LockHolder }
   /** Creates a killed run left pending: an up now would create them again. Blocks. */
   | { code: "pending-creates"; stack: string; keys: string[] }
+  /**
+   * Creates a killed run that skipped the checkpoints sent, of keys the catalog no longer declares:
+   * `recover` cannot take them in (the up that would has nothing to declare them with). Blocks.
+   */
+  | { code: "pending-undeclared"; stack: string; keys: { key: string; id?: string }[] }
   /** Other operations a killed run left pending. Blocks. */
   | { code: "pending-operations"; stack: string; operations: { key: string; op: string }[] }
   /** An adoption of a product another stack already manages. Blocks, unless `allowed` (adoptManaged=allow). */
@@ -187,6 +192,8 @@ export type Recovery =
   /** A create whose answer was lost: taken in as its placeholder now, or still one (the same reason plan and preview name). */
   | { code: "lost"; reason: Extract<Reason, { code: "lost-create" }>; now: boolean }
   | { code: "create-anew"; key: string }
+  /** A lost create the catalog now adopts (`adoptId`): the next up takes it over, nothing to recover. */
+  | { code: "adopt-next"; key: string; adoptId: string }
   | { code: "cleared"; operations: string[] }
   /** A create the killed run sent (its journal names it) of a key the catalog no longer declares: not taken in; the stack stays blocked. */
   | { code: "undeclared"; key: string; id?: string; stack: string }

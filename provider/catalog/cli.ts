@@ -48,7 +48,8 @@ options:
   --config KEY=VALUE   a serviceapi:* setting for every stack (repeatable; never the token;
                        a name that is no setting is refused, with the closest one)
   --batch-size N       plan --json: stacks per CI job in "batches" (default 8)
-  --journal DIR        recover: a killed runner's create journals (default: the work folder's journal/)
+  --journal DIR        recover: a killed runner's create journals (default: the work folder's journal/;
+                       an up that skipped Pulumi's checkpoints keeps its journal beside the state, always read)
   --created-log FILE   recover: a killed run's log, read for its "created Product" lines (repeatable)
   --all                run every stack, even those a failed run before already finished
   --yes                destroy: archive (or give back) every product and remove the stacks

@@ -50,6 +50,8 @@ export interface Pending {
    * checkpoints was killed after sending the create (`recover` takes it in with a targeted up).
    */
   journaled?: true;
+  /** The id the journal gives it (its answer arrived), if it does. */
+  id?: string;
 }
 
 /** A catalog stack as the backend holds it. */
@@ -229,6 +231,7 @@ function journaledCreates(ref: StackRef, journal: Journal, records: Map<string, 
       op: "creating",
       inputs: {},
       journaled: true,
+      ...(journal.created.has(key) && { id: journal.created.get(key)!.id }),
     });
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

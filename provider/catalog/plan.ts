@@ -17,10 +17,10 @@
  *   answer was lost, a product that a stack outside the catalog also records.
  */
 import { TASK, scheduleFailures } from "../resources/task";
-import { adoptIdOf, refuseProblems, type CatalogItem } from "./catalog";
+import { adoptIdOf, refuseProblems, type Catalog, type CatalogItem } from "./catalog";
 import type { Manager, Reason } from "./changes";
 import { countByKind, KIND, type Kind } from "./kinds";
-import type { Discovery, StackFacts } from "./discover";
+import type { Discovery, Pending, StackFacts } from "./discover";
 import { CatalogError } from "./errors";
 import { byGroup, CatalogLayout, groupOf, stackName, type StackId } from "./layout";
 import { keyBits, Layout, type Shard } from "./shards";
@@ -125,7 +125,7 @@ export function makePlan(discovery: Discovery, options: PlanOptions): Plan {
   refuseDeadSchedules(discovery, renames);
   /** The key a catalog product's state is held under: its own, or the one it is renamed from. */
   const stateKey = (key: string) => renames.get(key) ?? key;
-  const blockedBy = new Map([...stacks.values()].map((s) => [s.name, blockers(s)]));
+  const blockedBy = new Map([...stacks.values()].map((s) => [s.name, blockers(s, discovery.catalog)]));
   const isBlocked = (name: string) => (blockedBy.get(name)?.length ?? 0) > 0;
 
   // Moves: a product in a state elsewhere than its target (never out of or into a blocked stack, never a pending one).
@@ -496,16 +496,20 @@ function splitsDue(prefix: string, current: CatalogLayout, target: CatalogLayout
 const MASS_REMOVAL = { count: 10, share: 0.5 };
 
 /** Why an `up` must not run on a stack. */
-function blockers(facts: StackFacts): Reason[] {
+function blockers(facts: StackFacts, catalog: Catalog): Reason[] {
   const out: Reason[] = [];
   const stack = facts.name;
   if (facts.damaged !== undefined) out.push({ code: "state-unloadable", stack, detail: facts.damaged });
   for (const lock of facts.locks)
     out.push({ code: "locked", stack, by: { username: lock.username, hostname: lock.hostname, pid: lock.pid, since: lock.timestamp } });
+  // A journaled create of a key the catalog dropped since: recover cannot take it in (`recover.ts`), so the way out differs.
+  const undeclared = (p: Pending) => p.journaled === true && catalog.get(p.key)?.kind !== p.kind;
   const creates = facts.pending
-    .filter((p) => p.op === "creating")
+    .filter((p) => p.op === "creating" && !undeclared(p))
     .map((p) => p.key)
     .sort();
+  const dropped = facts.pending.filter(undeclared).map((p) => ({ key: p.key, ...(p.id !== undefined && { id: p.id }) }));
+  if (dropped.length > 0) out.push({ code: "pending-undeclared", stack, keys: dropped });
   const others = facts.pending.filter((p) => p.op !== "creating").map((p) => ({ key: p.key, op: p.op }));
   if (creates.length > 0) out.push({ code: "pending-creates", stack, keys: creates });
   if (others.length > 0) out.push({ code: "pending-operations", stack, operations: others });

@@ -30,6 +30,7 @@ import { ServiceApiClient, type ClientOptions } from "../client";
 import type { LockHolder, Manager, Recovery } from "./changes";
 import { parseCreatedLines } from "./created-lines";
 import { keyOf, type Discovery, type StackFacts } from "./discover";
+import { adoptIdOf } from "./catalog";
 import { kindOf } from "./kinds";
 import { CatalogError } from "./errors";
 import { lostCreate } from "./plan";
@@ -96,7 +97,9 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
       await recoverStack(facts, result);
     } finally {
       // Each stack's lines as it is done with (a refused one included), not all at the end: a long recovery shows where it is.
-      io.out(`${result.stack}:${result.refused ? " NOT RECOVERED" : ""}`);
+      // Refused by a lock, nothing was done; by a key it could not take in, the rest was (its lines say what).
+      const stuck = result.lines.some((line) => line.code === "undeclared") ? " STILL BLOCKED" : " NOT RECOVERED";
+      io.out(`${result.stack}:${result.refused ? stuck : ""}`);
       for (const line of result.lines) io.out(`  ${describeRecovery(line)}`);
     }
   }
@@ -152,6 +155,12 @@ export async function recover(discovery: Discovery, options: RecoverOptions, wor
     // 4. Lost creates no id turned up for: still named, as plan and preview name them, until someone adopts or re-creates them.
     for (const deployed of facts.records.values()) {
       if (!deployed.unconfirmed || ids.has(deployed.key) || anew.has(deployed.key)) continue;
+      // Found and adopted in the catalog already: nothing left to do here but the next up.
+      const adoptId = adoptIdOf(discovery.catalog.get(deployed.key)?.entry);
+      if (adoptId !== undefined) {
+        result.lines.push({ code: "adopt-next", key: deployed.key, adoptId });
+        continue;
+      }
       result.lines.push({
         code: "lost",
         reason: lostCreate(facts.name, deployed.key, discovery.catalog.get(deployed.key), deployed.inputs, deployed.kind),

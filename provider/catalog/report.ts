@@ -425,6 +425,8 @@ export function describeReason(reason: Reason): string {
         `${reason.keys.length} create(s) left pending by a killed run (${listed(reason.keys)}): an up now would create them again. ` +
         `\`serviceapi-catalog recover --stack ${reason.stack}\` takes in those whose answer the run recorded and names the others`
       );
+    case "pending-undeclared":
+      return reason.keys.map(({ key, id }) => undeclaredCreate(reason.stack, key, id)).join("; ");
     case "pending-operations":
       return (
         `${reason.operations.length} other operation(s) left pending by a killed run (${listed(reason.operations.map((p) => `${p.key}: ${p.op}`))}): ` +
@@ -522,20 +524,30 @@ export function describeRecovery(line: Recovery): string {
       );
     case "lost":
       return `? ${describeLostCreate(line.reason)}${line.now ? "" : " (still: no id for it in the journals or logs given)"}`;
+    case "adopt-next":
+      return `= ${line.key}: a lost create the catalog now adopts (adoptId ${line.adoptId}): the next up takes it over, nothing created`;
     case "create-anew":
       return `+ ${line.key}: forgotten as a lost create (--create-anew): the next up creates it (once more, if it was on the service after all)`;
     case "cleared":
       return `cleared ${line.operations.length} other pending operation(s) (${line.operations.join(", ")}): their resources are in the state`;
     case "undeclared":
-      return (
-        `! ${line.key}: created by the killed run${line.id === undefined ? " (its answer lost)" : ` as ${line.id}`}, but the catalog no longer declares it: not taken in, ` +
-        `and ${line.stack} stays blocked. Put its entry back and run recover again (a later pull request that removes it archives it)`
-      );
+      return `! ${undeclaredCreate(line.stack, line.key, line.id)}`;
     case "journal-removed":
       return `removed ${line.file}: the create journal of a run that skipped Pulumi's checkpoints; the state now holds what it named`;
     case "nothing":
       return "nothing to recover";
   }
+}
+
+/**
+ * A create a killed run sent of a key the catalog has dropped since (plan, preview and up name it as
+ * a blocker, `recover` as what it could not take in: the same words).
+ */
+function undeclaredCreate(stack: string, key: string, id: string | undefined): string {
+  return (
+    `${key}: created by the killed run${id === undefined ? " (its answer lost)" : ` as ${id}`}, but the catalog no longer declares it: not taken in, ` +
+    `and ${stack} stays blocked. Put its entry back and run \`serviceapi-catalog recover --stack ${stack}\` (a later pull request that removes it archives it)`
+  );
 }
 
 /** The words for a create whose answer was lost: what a person searches for, and both ways out (plan, preview, up and recover say the same). */

@@ -184,10 +184,15 @@ describe("serviceapi-catalog up without Pulumi's checkpoints, the journal beside
         user.edit("products.yaml", (entries) => delete entries[gone]);
         const recover = await user.tool(["recover", "--stack-size", "200"]);
         expect(recover.code, recover.stdout).toBe(1);
-        expect(recover.stdout.split("\n")).toContain(
-          `  ! ${gone}: created by the killed run as ${id}, but the catalog no longer declares it: not taken in, ` +
-            `and ${STACK} stays blocked. Put its entry back and run recover again (a later pull request that removes it archives it)`,
-        );
+        const words =
+          `${gone}: created by the killed run as ${id}, but the catalog no longer declares it: not taken in, ` +
+          `and ${STACK} stays blocked. Put its entry back and run \`serviceapi-catalog recover --stack ${STACK}\` ` +
+          "(a later pull request that removes it archives it)";
+        expect(recover.stdout.split("\n")).toContain(`  ! ${words}`);
+        // plan (and preview, up) give the same way out, not "recover takes it in": recover cannot.
+        const plan = await user.tool(["plan", "--stack-size", "200"]);
+        expect(plan.stdout.split("\n")).toContain(`${STACK}: ${words}`);
+        expect(plan.stdout).not.toContain("left pending by a killed run");
         expect(await user.pendingCreates(STACK)).toEqual([gone]);
         const up = await user.tool(["up", "--stack-size", "200"]);
         expect(up.code).toBe(1);

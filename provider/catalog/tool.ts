@@ -16,7 +16,7 @@ import { readIdsFile } from "./ids-file";
 import { countByKind, countsText } from "./kinds";
 import { importSites } from "./import-sites";
 import { importProducts, type KeyFrom } from "./import";
-import { groupOf } from "./layout";
+import { groupOf, stackName, type StackId } from "./layout";
 import { makeMoves, retire } from "./moves";
 import { makePlan, type Command, type Plan } from "./plan";
 import { resolveProjects } from "./projects";
@@ -314,7 +314,7 @@ async function planAndRun(
   const run: RunReport = {
     version: REPORT_VERSION,
     command: (command === "up" || command === "preview") && options.refresh ? `${command} --refresh` : command,
-    stacks: plan.target.stacks().length,
+    stacks: stackCount(plan),
     scope: scope(options, discovery),
     notes: [...plan.notes, ...removed],
     results: reports,
@@ -378,7 +378,7 @@ async function policyPreview(
   const run: RunReport = {
     version: REPORT_VERSION,
     command: `preview${options.refresh ? " --refresh" : ""}`,
-    stacks: plan.target.stacks().length,
+    stacks: stackCount(plan),
     scope: scope(options, discovery),
     notes: [...plan.notes],
     results: reports,
@@ -688,4 +688,13 @@ function fingerprintSettings(options: ToolOptions): Record<string, string> {
     ...(env.SERVICEAPI_BASE_URL !== undefined && { SERVICEAPI_BASE_URL: env.SERVICEAPI_BASE_URL }),
     ...(env.SERVICEAPI_PUBLIC_BASE_URL !== undefined && { SERVICEAPI_PUBLIC_BASE_URL: env.SERVICEAPI_PUBLIC_BASE_URL }),
   };
+}
+
+/**
+ * The stacks a report's first line counts ("N of M stack(s)"): the layout's, and those outside it a
+ * command still runs — a split interrupted half way leaves stacks it has not emptied yet.
+ */
+function stackCount(plan: Plan): number {
+  const named = (id: StackId) => stackName("", id);
+  return new Set([...plan.target.stacks().map(named), ...plan.runs.map((r) => named(r.id))]).size;
 }

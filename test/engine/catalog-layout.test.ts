@@ -61,7 +61,7 @@ describe("serviceapi-catalog: the layout of 0.1 moves to stacks per file", { tim
       const preview = await user.tool(["preview"]);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       expect(reportLines(preview.stdout)).toEqual([
-        "serviceapi-catalog preview: 1 of 2 stack(s)",
+        "serviceapi-catalog preview: 1 of 3 stack(s)",
         "catalog-all (12 products): 12 to move; 0 request(s), N s",
         "  > addon-0, addon-1, addon-2, addon-3, addon-4 and 1 more (6) move to catalog-add-ons.all (their file's stack) at the next split or up: pulumi state move, no request to the service",
         "  > plan-0, plan-1, plan-2, plan-3, plan-4 and 1 more (6) move to catalog-plans.all (their file's stack) at the next split or up: pulumi state move, no request to the service",

@@ -554,7 +554,7 @@ function undeclaredCreate(stack: string, key: string, id: string | undefined): s
 function describeLostCreate(reason: Extract<Reason, { code: "lost-create" }>): string {
   const where = reason.file === undefined ? "its entry" : `${reason.key} in ${reason.file}`;
   return (
-    `${reason.key}: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, ` +
+    `${reason.key}: in flight, find and adopt — a run sent its create and never recorded the answer (the run was killed, or the connection lost); its create may not have reached the service, ` +
     `but one that did is usually processed, so look for it (title ${JSON.stringify(reason.title ?? "")}${reason.slug ? `, slug ${JSON.stringify(reason.slug)}` : ""}); it is not created again by itself. ` +
     `Find it in the service's UI (or its id in the killed run's log: \`${createdLine({ stack: reason.stack, key: reason.key, id: "<id>", ...(reason.kind === "task" && { resource: "Task" as const }) })}\`, which \`recover --created-log FILE\` reads) and add \`adoptId: <its id>\` to ${where}; ` +
     `only if it is certainly not there, \`serviceapi-catalog recover --create-anew ${reason.key}\``

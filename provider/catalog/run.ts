@@ -169,6 +169,20 @@ export async function runPlanned(
       : undefined;
   const pacer = await startSharedPacer({ store, warn });
   const toRun = reports.filter((r) => r.status === "ok");
+  // Decided before any stack runs, and said once: which stacks write the state only at their end (the header).
+  const refOf = (stack: string): StackRef => ({ organization: DIY_ORGANIZATION, project: plan.discovery.project, stack });
+  const besides = new Map<string, string>();
+  for (const report of toRun) {
+    const run = runs.get(report.stack)!;
+    const path =
+      backend !== undefined &&
+      !keepsCheckpoints(process.env) &&
+      skipsCheckpoints(inputs.get(report.stack)!, plan.discovery.stacks.get(report.stack), givenBack(plan, run, options.command))
+        ? backend.journalPath(refOf(report.stack))
+        : undefined;
+    if (path !== undefined) besides.set(report.stack, path);
+  }
+  if (backend !== undefined && !options.json && toRun.length > 0) io.err(checkpointsNotice(besides.size, toRun.length));
   const progress = options.json
     ? undefined
     : new Progress({
@@ -206,13 +220,8 @@ export async function runPlanned(
         writeFileSync(writes, "");
         env[TOOL_ENV.writes] = writes;
       }
-      const ref: StackRef = { organization: DIY_ORGANIZATION, project: plan.discovery.project, stack: report.stack };
-      const beside =
-        backend !== undefined &&
-        !keepsCheckpoints(process.env) &&
-        skipsCheckpoints(inputs.get(report.stack)!, plan.discovery.stacks.get(report.stack), givesBack)
-          ? backend.journalPath(ref)
-          : undefined;
+      const ref = refOf(report.stack);
+      const beside = besides.get(report.stack);
       // Set either way: a PULUMI_SKIP_CHECKPOINTS=true of the environment must not reach a stack the journal cannot make whole.
       if (options.command === "up") env.PULUMI_SKIP_CHECKPOINTS = beside !== undefined ? "true" : "false";
       if (beside !== undefined) {
@@ -312,6 +321,17 @@ function startJournal(file: string): void {
       `the create journal beside the state, ${file}, cannot be written (${(error as Error).message}): nothing was run`,
     );
   }
+}
+
+/** The up's one line on the checkpoints (stderr, before the stacks run), so that a team sees which way its stacks write the state. */
+function checkpointsNotice(skipped: number, stacks: number): string {
+  const kept = stacks - skipped;
+  if (skipped === 0)
+    return `checkpoints: Pulumi's, after every step, on all ${stacks} stack(s) (docs/catalog.md#settings says when they are skipped)`;
+  return (
+    `checkpoints: skipped on ${skipped} of ${stacks} stack(s), each with its create journal beside the state` +
+    `${kept > 0 ? `; kept on ${kept} that take records over or may replace one` : ""} (PULUMI_SKIP_CHECKPOINTS=false keeps them all; docs/catalog.md#settings)`
+  );
 }
 
 /** `PULUMI_SKIP_CHECKPOINTS=false` (or 0) in the environment: the team keeps Pulumi's checkpoints everywhere (docs/catalog.md, settings). */

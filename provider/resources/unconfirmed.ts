@@ -18,6 +18,7 @@ import type { ProviderContext } from "./context";
 import { docsLink } from "./docs-link";
 import { UserError } from "./errors";
 import { replaceCommand } from "./messages";
+import { TOOL_ENV } from "./tool-protocol";
 
 /** The hidden output (the CLI hides `__` keys) that marks the placeholder. */
 export const UNCONFIRMED = "__unconfirmedCreate";
@@ -53,6 +54,13 @@ export function isUnconfirmed(props: object | undefined): boolean {
 
 /** What the first `up` says after recording the placeholder. */
 export function recordedAsUnconfirmed(ctx: ProviderContext, type: "Product" | "Task", name: string): string {
+  // A stack of the catalog tool (it names a create journal for every up): the catalog's ways out, not `pulumi up --replace`.
+  if (process.env[TOOL_ENV.createdJournal])
+    return (
+      `The stack records ${type} ${JSON.stringify(name)} as a lost create, so no later up creates it again by itself: ` +
+      `if the ${type.toLowerCase()} exists on the service, add \`adoptId: <its id>\` to its catalog entry; if it does not, ` +
+      `run \`serviceapi-catalog recover --create-anew ${name}\`.`
+    );
   return (
     `The stack records ${type} ${JSON.stringify(name)} as an unconfirmed create, so no later \`pulumi preview\` or \`pulumi up\` creates it again ` +
     `by itself: if the ${type.toLowerCase()} exists on the service, set \`adoptId: "<its id>"\` on it; if it does not, run ` +

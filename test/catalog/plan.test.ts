@@ -215,7 +215,7 @@ describe("what stops a stack, and what a reviewer must see", () => {
       { code: "lost-create", key: "lost", stack: "catalog-a.all", title: "Lost one", slug: "lost-one", file: "a.yaml" },
     ]);
     expect(run.notes.map(describeReason)).toEqual([
-      "lost: in flight, find and adopt — a killed run was creating it and its answer was never recorded; its create may not have reached the service, " +
+      "lost: in flight, find and adopt — a run sent its create and never recorded the answer (the run was killed, or the connection lost); its create may not have reached the service, " +
         'but one that did is usually processed, so look for it (title "Lost one", slug "lost-one"); it is not created again by itself. ' +
         "Find it in the service's UI (or its id in the killed run's log: `catalog-a.all: created Product \"lost\" <id>`, which `recover --created-log FILE` reads) " +
         "and add `adoptId: <its id>` to lost in a.yaml; only if it is certainly not there, `serviceapi-catalog recover --create-anew lost`",

@@ -111,6 +111,10 @@ describe("serviceapi-catalog up without Pulumi's checkpoints, the journal beside
       const done = await run.run;
       sim.clearFaults();
       expect(done.code, done.stdout + done.stderr).toBe(0);
+      expect(done.stderr.split("\n")).toContain(
+        "checkpoints: skipped on 1 of 1 stack(s), each with its create journal beside the state " +
+          "(PULUMI_SKIP_CHECKPOINTS=false keeps them all; docs/catalog.md#settings)",
+      );
       expect(existsSync(journalFile())).toBe(false);
       wholeAsDeclared();
     });

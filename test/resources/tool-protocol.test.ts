@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import type { ProviderContext } from "../../provider/resources/context";
 import { journalCreating, journalNotCreated, takenIn } from "../../provider/resources/journal";
+import { recordedAsUnconfirmed } from "../../provider/resources/unconfirmed";
 import {
   appendWrite,
   appendCreated,
@@ -115,6 +117,19 @@ describe("the tool protocol", () => {
     writeFileSync(file, '{"v":2,"records":{}}');
     expect(() => takenIn("Product", "pro", env)).toThrow(
       `nothing sent: recover's take-in file ${file} is a file of version 2 (this provider reads 1).`,
+    );
+  });
+
+  it("a create whose answer was lost in a catalog stack's up: the catalog's ways out, not `pulumi up --replace`", () => {
+    const before = process.env[TOOL_ENV.createdJournal];
+    onTestFinished(() => {
+      if (before === undefined) delete process.env[TOOL_ENV.createdJournal];
+      else process.env[TOOL_ENV.createdJournal] = before;
+    });
+    process.env[TOOL_ENV.createdJournal] = join(scratch(), "stack.jsonl");
+    expect(recordedAsUnconfirmed({} as ProviderContext, "Product", "pro")).toBe(
+      'The stack records Product "pro" as a lost create, so no later up creates it again by itself: if the product exists on the service, ' +
+        "add `adoptId: <its id>` to its catalog entry; if it does not, run `serviceapi-catalog recover --create-anew pro`.",
     );
   });
 });

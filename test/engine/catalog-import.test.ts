@@ -8,16 +8,16 @@
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { RunReport } from "../../provider/catalog/report";
 import { PRODUCT_FIELD_NAMES } from "../../provider/contract/schemas";
 import { DEFAULT_IDS, type Simulator } from "pulumi-serviceapi-simulator";
-import { clientFor, simulator } from "../helpers";
+import { clientFor } from "../helpers";
 import { until } from "../../scripts/engine/async";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS } from "../../scripts/engine/driver";
 import { killTree } from "../../scripts/engine/processes";
-import { CatalogUser } from "./catalog-support";
+import { catalogUserFor, type CatalogUser } from "./catalog-support";
 import { step } from "./suite";
 
 const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
@@ -25,14 +25,7 @@ const MISSING = "0b3f2a8e-5b7c-4f1e-9a6d-2c4e8f0a1b3d";
 describe("serviceapi-catalog import: existing products into the catalog", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
   let sim: Simulator;
   let user: CatalogUser;
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-  }, 30 * 60_000);
-
-  afterAll(() => user?.dispose());
+  catalogUserFor((made) => ({ sim, user } = made));
 
   it("killed and run again: every product once, as live; 3 rows named; preview adopts 200, the changes shown; up writes only those", async () => {
     const ids: { id: string; project: string }[] = [];

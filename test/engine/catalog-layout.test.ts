@@ -6,11 +6,10 @@
  * `preview` runs on the stacks as they are and shows no change, `up` moves every product into its
  * file's stack and removes the old one — the same records, nothing created, archived or written.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { simulator } from "../helpers";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
-import { CatalogUser, byRoute, reportLines, type Entry } from "./catalog-support";
+import { ENGINE_TIMEOUT_MS } from "../../scripts/engine/driver";
+import { catalogUserFor, type CatalogUser, byRoute, reportLines, type Entry } from "./catalog-support";
 import { step } from "./suite";
 
 const LISTING = "GET /v1/projects?limit=100";
@@ -18,14 +17,7 @@ const LISTING = "GET /v1/projects?limit=100";
 describe("serviceapi-catalog: the layout of 0.1 moves to stacks per file", { timeout: ENGINE_TIMEOUT_MS * 2 }, () => {
   let sim: Simulator;
   let user: CatalogUser;
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-  }, 30 * 60_000);
-
-  afterAll(() => user?.dispose());
+  catalogUserFor((made) => ({ sim, user } = made));
 
   it("one up moves every product with pulumi state move, 0 requests to the service, the same ids", async () => {
     let ids = new Map<string, { stack: string; id: string }>();

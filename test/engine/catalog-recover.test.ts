@@ -12,16 +12,15 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeReason } from "../../provider/catalog/report";
 import { journalCreate } from "../../provider/resources/journal";
 import { readCreated, TOOL_ENV } from "../../provider/resources/tool-protocol";
 import type { Simulator } from "pulumi-serviceapi-simulator";
-import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS } from "../../scripts/engine/driver";
 import { killTree, processesWithEnv } from "../../scripts/engine/processes";
-import { CatalogUser, reportLines, type Entry } from "./catalog-support";
+import { catalogUserFor, type CatalogUser, reportLines, type Entry } from "./catalog-support";
 import { step } from "./suite";
 
 const BULK = "catalog-bulk.all";
@@ -36,14 +35,7 @@ function byTitle(sim: Simulator): Map<string, string[]> {
 describe("serviceapi-catalog after a kill", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
   let sim: Simulator;
   let user: CatalogUser;
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-  }, 30 * 60_000);
-
-  afterAll(() => user?.dispose());
+  catalogUserFor((made) => ({ sim, user } = made));
 
   it("plan names the lock and the pending creates, up refuses, recover takes them in, nothing is created twice", async () => {
     const titles = new Map<string, string>();

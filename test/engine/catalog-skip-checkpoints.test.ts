@@ -15,14 +15,13 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import type { RunReport } from "../../provider/catalog/report";
-import { simulator } from "../helpers";
 import { until } from "../../scripts/engine/async";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
+import { ENGINE_TIMEOUT_MS } from "../../scripts/engine/driver";
 import { killTree, processesWithEnv } from "../../scripts/engine/processes";
-import { CatalogUser, type Entry } from "./catalog-support";
+import { catalogUserFor, type CatalogUser, type Entry } from "./catalog-support";
 import { step } from "./suite";
 
 const STACK = "catalog-products.all";
@@ -30,14 +29,7 @@ const STACK = "catalog-products.all";
 describe("serviceapi-catalog up without Pulumi's checkpoints, the journal beside the state", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
   let sim: Simulator;
   let user: CatalogUser;
-
-  beforeAll(async () => {
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-  }, 30 * 60_000);
-
-  afterAll(() => user?.dispose());
+  catalogUserFor((made) => ({ sim, user } = made));
 
   const journalFile = () => join(user.backendDir, ".pulumi", "serviceapi", "journal", "serviceapi-catalog", `${STACK}.jsonl`);
   /** The keys the journal beside the state names with an id: key → id. */

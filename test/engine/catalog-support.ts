@@ -9,12 +9,13 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { stringify } from "yaml";
-import { onTestFinished } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import { openStateBackend } from "../../provider/backend";
 import { planningLine } from "../../provider/catalog/progress";
 import type { RunCommand } from "../../provider/catalog/stack-run";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { REPO, WORK, opaBin, pulumiCli } from "../../scripts/engine/driver";
+import { simulator } from "../helpers";
 
 /** The installed bin (package.json's `bin`), as `npx serviceapi-catalog` runs it. */
 export const BIN = join(REPO, "node_modules", "pulumi-serviceapi", "dist", "provider", "catalog", "bin.js");
@@ -307,4 +308,19 @@ export function byRoute(sim: Simulator): Record<string, number> {
     counts[route] = (counts[route] ?? 0) + 1;
   }
   return counts;
+}
+
+/**
+ * A simulator and a catalog user for the steps of one `describe`, handed to `assign` before its
+ * first test (a CLI build can take minutes: outside any test's timeout) and disposed after its last.
+ */
+export function catalogUserFor(assign: (made: { sim: Simulator; user: CatalogUser }) => void): void {
+  let user: CatalogUser | undefined;
+  beforeAll(async () => {
+    await pulumiCli();
+    const sim = await simulator();
+    user = await CatalogUser.create(sim);
+    assign({ sim, user });
+  }, 30 * 60_000);
+  afterAll(() => user?.dispose());
 }

@@ -10,13 +10,12 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ServiceApiClient } from "../../provider";
 import type { Simulator } from "pulumi-serviceapi-simulator";
 import { DEFAULT_IDS } from "../../simulator/seed";
-import { simulator } from "../helpers";
-import { ENGINE_TIMEOUT_MS, pulumiCli } from "../../scripts/engine/driver";
-import { CatalogUser, byRoute, progressLines, reportLines, withoutPlanning, type Entry } from "./catalog-support";
+import { ENGINE_TIMEOUT_MS } from "../../scripts/engine/driver";
+import { catalogUserFor, type CatalogUser, byRoute, progressLines, reportLines, withoutPlanning, type Entry } from "./catalog-support";
 import { step } from "./suite";
 import { expectSchema } from "./json-schema";
 
@@ -62,15 +61,7 @@ async function changeOnTheService(sim: Simulator, id: string, body: Record<strin
 describe("serviceapi-catalog end to end: three files, the GitOps loop", { timeout: ENGINE_TIMEOUT_MS * 3 }, () => {
   let sim: Simulator;
   let user: CatalogUser;
-
-  beforeAll(async () => {
-    // A CLI build can take minutes: outside the test's timeout.
-    await pulumiCli();
-    sim = await simulator();
-    user = await CatalogUser.create(sim);
-  }, 30 * 60_000);
-
-  afterAll(() => user?.dispose());
+  catalogUserFor((made) => ({ sim, user } = made));
 
   it("deploy, review with values, drift fixed both ways, moves, resume, refusals, destroy", async () => {
     const ok = (stacks: string[]) => stacks.map((s) => `${s}: ok`);

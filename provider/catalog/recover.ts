@@ -16,7 +16,11 @@
  *   it again by itself, and it is named with what a person searches for in the service's UI (title,
  *   slug) and both ways out (`adoptId` once found; `recover --create-anew KEY` when it is certainly
  *   not there). A later `recover` with a journal or log that has its id takes the placeholder in too;
- * - **other pending operations** (an update or delete in flight), dropped: their resources are in the state.
+ * - **other pending operations** (an update or delete in flight), dropped: their resources are in the state;
+ * - where the run skipped Pulumi's checkpoints (a `file://` backend: `run.ts`), **a create journal
+ *   beside the state** instead of pending creates: every create it names that the state lacks is
+ *   taken in by a targeted `up` whose providers create nothing (`takeInJournaled`), then the journal
+ *   is removed.
  * No request creates or changes a record: a targeted refresh reads the products taken in by id.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -270,7 +274,8 @@ async function takeInJournaled(
     await stack.up({ target: declared.map((p) => p.urn) });
   } catch (error) {
     throw new CatalogError(
-      `${facts.name}: taking in the killed run's creates failed, the stack is as it was: ${meaningfulLines(error).join(" ")}`,
+      `${facts.name}: taking in the killed run's creates failed (${meaningfulLines(error).join(" ")}); what was taken in stays, ` +
+        "and the journal beside the state still names the rest: run recover again",
     );
   }
   for (const p of declared) {
